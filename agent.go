@@ -1,0 +1,258 @@
+package arbor
+
+import (
+	"log/slog"
+	"time"
+)
+
+// st bits: the per-agent, per-node state byte.
+const (
+	stRunning  uint8 = 1 << 0
+	stKeptMask uint8 = 3 << 1 // a Parallel/ParallelAll child's kept result (Status << 1)
+)
+
+// Agent is one entity running a Tree: which nodes are running, their
+// memory, the observers of conditional aborts and the blackboard. Agents of
+// the same Tree share nothing mutable but the global blackboard scope.
+//
+// An Agent is not safe for concurrent use; a Manager ticks many agents in
+// parallel, each on one goroutine at a time.
+type Agent struct {
+	tree   *Tree
+	st     []uint8 // per node: stRunning, kept result
+	mem    []int64 // node memory words
+	umem   []any   // user node memory (*M), one per user node that has some
+	obs    []observer
+	obsSeq uint32
+	bb     Blackboard
+	now    int64
+	ctx    Ctx
+
+	owner   any
+	tracer  Tracer
+	onError func(*NodeError)
+	id      int
+
+	status  Status // the root's last result
+	paused  bool
+	inTick  bool
+	pending pendingOp
+}
+
+// pendingOp is an agent operation requested from inside its own tick.
+type pendingOp uint8
+
+const (
+	opNone pendingOp = iota
+	opHalt
+	opReset
+	opPause
+	opResume
+)
+
+// AgentOption configures NewAgent.
+type AgentOption func(*Agent)
+
+// WithOwner sets the program's own object for the entity the agent drives;
+// user nodes reach it with Owner.
+func WithOwner(owner any) AgentOption { return func(a *Agent) { a.owner = owner } }
+
+// WithGlobals makes the agent use a shared global blackboard scope (keys
+// beginning with "@") instead of one of its own.
+func WithGlobals(g *Globals) AgentOption { return func(a *Agent) { a.bb.global = g } }
+
+// WithErrorHandler sets the function that receives node errors. The default
+// logs them with log/slog.
+func WithErrorHandler(h func(*NodeError)) AgentOption { return func(a *Agent) { a.onError = h } }
+
+// WithTracer sets a function that receives every node event.
+func WithTracer(t Tracer) AgentOption { return func(a *Agent) { a.tracer = t } }
+
+// WithID sets the agent's id, shown in error reports and the debugger.
+func WithID(id int) AgentOption { return func(a *Agent) { a.id = id } }
+
+// NewAgent binds a new agent to a compiled tree and calls the awake
+// callback of every user node that has one.
+func NewAgent(t *Tree, opts ...AgentOption) *Agent {
+	a := &Agent{
+		tree: t,
+		st:   make([]uint8, len(t.nodes)),
+		mem:  make([]int64, t.words),
+	}
+	a.bb = newBlackboard(nil, t.keySlots)
+	a.bb.reserve(t.keySlots)
+	if t.userSlots > 0 {
+		a.umem = make([]any, t.userSlots)
+		for i := range t.nodes {
+			n := &t.nodes[i]
+			if n.umem >= 0 {
+				a.umem[n.umem] = n.user.newMemory()
+			}
+		}
+	}
+	if t.observers > 0 {
+		a.obs = make([]observer, 0, t.observers)
+	}
+	a.ctx.agent = a
+	for _, o := range opts {
+		o(a)
+	}
+	if a.bb.global == nil {
+		a.bb.global = NewGlobals()
+	}
+	for _, i := range t.awake {
+		a.callUser(i, callAwake, 0)
+	}
+	return a
+}
+
+// Tree returns the compiled tree the agent runs.
+func (a *Agent) Tree() *Tree { return a.tree }
+
+// Blackboard returns the agent's blackboard.
+func (a *Agent) Blackboard() *Blackboard { return &a.bb }
+
+// Owner returns the agent's owner object (see WithOwner).
+func (a *Agent) Owner() any { return a.owner }
+
+// ID returns the agent's id (see WithID).
+func (a *Agent) ID() int { return a.id }
+
+// Now returns the agent's current time: that of its last tick.
+func (a *Agent) Now() time.Duration { return time.Duration(a.now) }
+
+// Status returns the root's result on the last tick (Invalid before the
+// first).
+func (a *Agent) Status() Status { return a.status }
+
+// Paused reports whether the agent is paused.
+func (a *Agent) Paused() bool { return a.paused }
+
+// SetTracer replaces the agent's tracer (nil removes it).
+func (a *Agent) SetTracer(t Tracer) { a.tracer = t }
+
+// Running reports whether node id is running.
+func (a *Agent) Running(id int) bool { return a.st[id]&stRunning != 0 }
+
+// Tick runs one step of the tree at game time now and returns the root's
+// result. A paused agent is not ticked: Tick returns its last result. Time
+// should not go backwards; durations are measured on this clock.
+func (a *Agent) Tick(now time.Duration) Status {
+	if a.paused {
+		return a.status
+	}
+	a.now = int64(now)
+	a.bb.now = a.now
+	a.inTick = true
+	if len(a.obs) > 0 {
+		a.reevaluate()
+	}
+	s := a.tick(0)
+	a.status = s
+	a.inTick = false
+	if a.pending != opNone {
+		a.applyPending()
+	}
+	return s
+}
+
+func (a *Agent) applyPending() {
+	op := a.pending
+	a.pending = opNone
+	switch op {
+	case opHalt:
+		a.Halt()
+	case opReset:
+		a.Reset()
+	case opPause:
+		a.Pause()
+	case opResume:
+		a.Resume()
+	}
+}
+
+// Halt halts every running node (children first, exactly once each) at the
+// agent's current time. Called from inside the agent's own tick, it takes
+// effect right after that tick.
+func (a *Agent) Halt() {
+	if a.inTick {
+		a.pending = opHalt
+		return
+	}
+	a.halt(0)
+	a.obs = a.obs[:0]
+}
+
+// Reset halts the agent, then clears all node memory, including memory
+// that lives over the agent's life (Limiter counts, RunOnce results,
+// Cooldown times...). The blackboard is kept.
+func (a *Agent) Reset() {
+	if a.inTick {
+		a.pending = opReset
+		return
+	}
+	a.Halt()
+	clear(a.st)
+	clear(a.mem)
+	for i := range a.tree.nodes {
+		n := &a.tree.nodes[i]
+		if n.umem >= 0 {
+			n.user.clearMemory(a.umem[n.umem])
+		}
+	}
+	a.status = Invalid
+}
+
+// Pause stops the agent: Tick does nothing until Resume. Running user
+// nodes get their pause callback, in tree order.
+func (a *Agent) Pause() {
+	if a.inTick {
+		a.pending = opPause
+		return
+	}
+	if a.paused {
+		return
+	}
+	a.paused = true
+	a.notifyPause(true)
+}
+
+// Resume undoes Pause; running user nodes get their pause(false) callback.
+func (a *Agent) Resume() {
+	if a.inTick {
+		a.pending = opResume
+		return
+	}
+	if !a.paused {
+		return
+	}
+	a.paused = false
+	a.notifyPause(false)
+}
+
+func (a *Agent) notifyPause(paused bool) {
+	for i := range a.tree.nodes {
+		if a.st[i]&stRunning != 0 && a.tree.nodes[i].user != nil {
+			var p int64
+			if paused {
+				p = 1
+			}
+			a.callUser(int32(i), callPause, p)
+		}
+	}
+}
+
+// report sends a node error to the agent's error handler.
+func (a *Agent) report(i int32, err error) {
+	n := &a.tree.nodes[i]
+	ne := &NodeError{Path: n.path, Type: n.typ, Name: n.name, Agent: a, Time: time.Duration(a.now), Err: err}
+	if a.onError != nil {
+		a.onError(ne)
+		return
+	}
+	slog.Warn("arbor: node error", "agent", a.id, "node", n.path, "type", n.typ, "time", time.Duration(a.now), "err", err)
+}
+
+func (a *Agent) emit(e Event) {
+	a.tracer(a, e)
+}

@@ -1,0 +1,165 @@
+package arbor
+
+import (
+	"sort"
+	"time"
+)
+
+// slot is one blackboard entry. A slot with kind KindNone is absent.
+type slot struct {
+	v   Value
+	ttl bool  // exp is meaningful
+	exp int64 // present while now ≤ exp (nanoseconds of game time)
+}
+
+// Globals is the global blackboard scope: keys beginning with "@". A
+// standalone agent has its own; a Manager shares one among all its agents.
+type Globals struct {
+	slots []slot
+}
+
+// NewGlobals returns an empty global scope.
+func NewGlobals() *Globals { return &Globals{} }
+
+// Blackboard is an agent's key-value memory: the agent scope, plus access to
+// the global scope. Values read through typed Keys or by name; entries may
+// expire (TTL) on the agent's clock, the time of its last tick.
+//
+// A Blackboard belongs to one agent and is not safe for concurrent use;
+// write to it between ticks or from the agent's own nodes.
+type Blackboard struct {
+	local  []slot
+	global *Globals
+	now    int64
+}
+
+func newBlackboard(g *Globals, size int) Blackboard {
+	if g == nil {
+		g = NewGlobals()
+	}
+	return Blackboard{local: make([]slot, 0, size), global: g}
+}
+
+// Now returns the blackboard's clock: the time of the agent's last tick.
+func (b *Blackboard) Now() time.Duration { return time.Duration(b.now) }
+
+// Globals returns the global scope this blackboard reads and writes.
+func (b *Blackboard) Globals() *Globals { return b.global }
+
+func (b *Blackboard) table(global bool) *[]slot {
+	if global {
+		return &b.global.slots
+	}
+	return &b.local
+}
+
+// lookup returns the value of key id, if present and not expired.
+func (b *Blackboard) lookup(id int32, global bool) (Value, bool) {
+	t := b.local
+	if global {
+		t = b.global.slots
+	}
+	if int(id) >= len(t) {
+		return Value{}, false
+	}
+	s := &t[id]
+	if s.v.kind == KindNone || (s.ttl && b.now > s.exp) {
+		return Value{}, false
+	}
+	return s.v, true
+}
+
+// store writes (or, for a missing Value, deletes) key id.
+func (b *Blackboard) store(id int32, global bool, v Value, hasTTL bool, ttl time.Duration) {
+	tp := b.table(global)
+	t := *tp
+	if int(id) >= len(t) {
+		if v.kind == KindNone {
+			return
+		}
+		t = growSlots(t, int(id)+1)
+		*tp = t
+	}
+	s := &t[id]
+	s.v = v
+	s.ttl = hasTTL
+	if hasTTL {
+		s.exp = b.now + int64(ttl)
+	} else {
+		s.exp = 0
+	}
+}
+
+func growSlots(t []slot, n int) []slot {
+	if n <= cap(t) {
+		return t[:n]
+	}
+	c := 2 * cap(t)
+	if c < n {
+		c = n
+	}
+	nt := make([]slot, n, c)
+	copy(nt, t)
+	return nt
+}
+
+// reserve makes room for key ids below n without allocating later.
+func (b *Blackboard) reserve(n int) {
+	if n > len(b.local) {
+		b.local = growSlots(b.local, n)
+	}
+}
+
+// Lookup returns the value of the named key and whether it is present.
+func (b *Blackboard) Lookup(name string) (Value, bool) {
+	return b.lookup(internKey(name), isGlobalName(name))
+}
+
+// Value returns the value of the named key (missing when absent).
+func (b *Blackboard) Value(name string) Value {
+	v, _ := b.Lookup(name)
+	return v
+}
+
+// Set writes a Go value (converted by ValueOf) to the named key; nil deletes
+// the key.
+func (b *Blackboard) Set(name string, v any) {
+	b.store(internKey(name), isGlobalName(name), ValueOf(v), false, 0)
+}
+
+// SetTTL writes a value that is present while now ≤ t + ttl, where t is the
+// agent's current time.
+func (b *Blackboard) SetTTL(name string, v any, ttl time.Duration) {
+	b.store(internKey(name), isGlobalName(name), ValueOf(v), true, ttl)
+}
+
+// Delete removes the named key.
+func (b *Blackboard) Delete(name string) {
+	b.store(internKey(name), isGlobalName(name), Value{}, false, 0)
+}
+
+// Entry is one present blackboard entry, as listed by Entries.
+type Entry struct {
+	Key     string
+	Value   Value
+	Expires time.Duration // the last instant the entry is present
+	HasTTL  bool
+}
+
+// Entries lists the present entries of both scopes, sorted by key.
+func (b *Blackboard) Entries() []Entry {
+	var out []Entry
+	collect := func(t []slot) {
+		for id := range t {
+			s := &t[id]
+			if s.v.kind == KindNone || (s.ttl && b.now > s.exp) {
+				continue
+			}
+			out = append(out, Entry{Key: keyName(int32(id)), Value: s.v, Expires: time.Duration(s.exp), HasTTL: s.ttl})
+		}
+	}
+	collect(b.local)
+	collect(b.global.slots)
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}

@@ -1,0 +1,50 @@
+// Command arbor runs, tests and inspects Arbor behavior trees.
+//
+//	arbor test [-v] PATH...           run scenario files (scenario.md)
+//	arbor validate [-allow-unknown] FILE
+//	                                  check a tree file; print its errors or "ok"
+//	arbor run [-ticks N] [-tick-ms MS] [-mock Type=running,success]... FILE
+//	                                  tick a tree of built-in (and mocked) nodes
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `usage: arbor <command> [arguments]
+
+commands:
+  test [-v] PATH...        run scenario files or directories of them
+  validate FILE            check a tree file; print its errors, or "ok" and its node count
+  run FILE [-ticks N]      tick a tree of built-in nodes and print each tick's status
+
+Run "arbor <command> -h" for a command's flags.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run dispatches a command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "test":
+		return cmdTest(rest, stdout, stderr)
+	case "validate":
+		return cmdValidate(rest, stdout, stderr)
+	case "run":
+		return cmdRun(rest, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "arbor: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}

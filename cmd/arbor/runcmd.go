@@ -1,0 +1,161 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/arborbt/arbor"
+)
+
+// mockFlags collects -mock Type=script flags.
+type mockFlags map[string][]arbor.Status
+
+func (m mockFlags) String() string { return fmt.Sprint(map[string][]arbor.Status(m)) }
+
+func (m mockFlags) Set(s string) error {
+	name, script, ok := strings.Cut(s, "=")
+	if !ok || name == "" || script == "" {
+		return fmt.Errorf("want Type=status,status,... (statuses: success, failure, running)")
+	}
+	for _, e := range strings.Split(script, ",") {
+		st, valid := arbor.ParseStatus(strings.TrimSpace(e))
+		if !valid {
+			return fmt.Errorf("%q is not success, failure or running", e)
+		}
+		m[name] = append(m[name], st)
+	}
+	return nil
+}
+
+type mockMem struct{ next int }
+
+type mockAction struct{ script []arbor.Status }
+
+func (a mockAction) Tick(_ *arbor.Ctx, m *mockMem) (arbor.Status, error) {
+	i := min(m.next, len(a.script)-1)
+	m.next++
+	return a.script[i], nil
+}
+
+// mockUnknown registers every node type of doc that the registry does not
+// know as a mock action (scripted by mocks, or always succeeding).
+func mockUnknown(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags) error {
+	types := map[string]bool{}
+	var walk func(n *arbor.Node)
+	walk = func(n *arbor.Node) {
+		if n == nil {
+			return
+		}
+		types[n.Type] = true
+		for _, c := range n.Children {
+			walk(c)
+		}
+		walk(n.Guard)
+	}
+	for _, t := range doc.Trees {
+		walk(t)
+	}
+	for name := range mocks {
+		types[name] = true
+	}
+	names := make([]string, 0, len(types))
+	for n := range types {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		script, scripted := mocks[name]
+		if reg.Has(name) && !scripted {
+			continue
+		}
+		if !scripted {
+			script = []arbor.Status{arbor.Success}
+		}
+		err := arbor.RegisterActionFactory[mockMem](reg, name, nil,
+			func(map[string]any) (arbor.Action[mockMem], error) { return mockAction{script}, nil }, arbor.AnyParams())
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cmdRun implements "arbor run FILE --ticks N".
+func cmdRun(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	ticks := fs.Int("ticks", 10, "number of ticks")
+	tickMs := fs.Float64("tick-ms", 100, "game time between ticks, in milliseconds")
+	mocks := mockFlags{}
+	fs.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable)")
+	allow := fs.Bool("allow-unknown", false, "run types that are not built in as actions that succeed")
+	trace := fs.Bool("trace", false, "print every node event")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: arbor run [flags] FILE\n\nTicks a tree of built-in nodes (and -mock scripted types) and prints each tick's status.")
+		fs.PrintDefaults()
+	}
+	if err := parseInterspersed(fs, args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || *ticks < 0 || *tickMs <= 0 {
+		fs.Usage()
+		return 2
+	}
+	path := fs.Arg(0)
+	doc, err := arbor.LoadFile(path)
+	if err != nil {
+		printErrors(stderr, err)
+		return 1
+	}
+	reg := arbor.NewRegistry()
+	if len(mocks) > 0 || *allow {
+		only := mocks
+		if *allow {
+			if err := mockUnknown(reg, doc, mocks); err != nil {
+				fmt.Fprintf(stderr, "arbor run: %v\n", err)
+				return 1
+			}
+		} else if err := mockUnknown(reg, &arbor.Document{Trees: map[string]*arbor.Node{}}, only); err != nil {
+			fmt.Fprintf(stderr, "arbor run: %v\n", err)
+			return 1
+		}
+	}
+	tree, err := arbor.Compile(doc, reg)
+	if err != nil {
+		printErrors(stderr, fmt.Errorf("%s: %w", path, err))
+		return 1
+	}
+	var events []string
+	opts := []arbor.AgentOption{arbor.WithErrorHandler(func(e *arbor.NodeError) {
+		fmt.Fprintf(stdout, "  error: %v\n", e)
+	})}
+	if *trace {
+		opts = append(opts, arbor.WithTracer(func(a *arbor.Agent, e arbor.Event) {
+			label := a.Tree().Node(int(e.Node)).Label()
+			switch e.Kind {
+			case arbor.EventResult:
+				events = append(events, label+":"+e.Status.String())
+			case arbor.EventAbort:
+				events = append(events, label+":abort")
+			default:
+				events = append(events, label+":"+e.Kind.String())
+			}
+		}))
+	}
+	agent := arbor.NewAgent(tree, opts...)
+	for i := 1; i <= *ticks; i++ {
+		now := time.Duration(float64(i) * *tickMs * float64(time.Millisecond))
+		events = events[:0]
+		s := agent.Tick(now)
+		if *trace {
+			fmt.Fprintf(stdout, "tick %d (t=%v): %s  %s\n", i, now, s, strings.Join(events, " "))
+		} else {
+			fmt.Fprintf(stdout, "tick %d (t=%v): %s\n", i, now, s)
+		}
+	}
+	return 0
+}

@@ -1,0 +1,478 @@
+package arbor
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// CompileOptions bound what Compile accepts.
+type CompileOptions struct {
+	// MaxNodes bounds the node count after subtree inlining (default
+	// 100,000).
+	MaxNodes int
+}
+
+// DefaultMaxNodes is the default bound on nodes after subtree inlining.
+const DefaultMaxNodes = 100_000
+
+// proto is a validated definition node, before subtrees are inlined.
+type proto struct {
+	def     *Node
+	t       *nodeType
+	path    string // document path, for load errors
+	rel     string // step from the parent: ".children[2]", ".child", ".guard"
+	n       node   // compiled fields (kind, parameters)
+	subtree string
+	kids    []*proto
+	guard   *proto
+}
+
+// Compile validates a document against the registry and compiles its main
+// tree. Every problem is reported (as LoadErrors), each with the node's
+// path and type.
+func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error) {
+	var o CompileOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	if o.MaxNodes <= 0 {
+		o.MaxNodes = DefaultMaxNodes
+	}
+	if reg == nil {
+		reg = NewRegistry()
+	}
+	el := &errList{}
+	if doc == nil || len(doc.Trees) == 0 {
+		el.add("trees", "", 0, "the document has no trees")
+		return nil, el.err()
+	}
+	main := doc.Main
+	if main == "" {
+		if len(doc.Trees) != 1 {
+			el.add("main", "", 0, "the document has %d trees and no main tree", len(doc.Trees))
+			return nil, el.err()
+		}
+		for name := range doc.Trees {
+			main = name
+		}
+	}
+	if _, ok := doc.Trees[main]; !ok {
+		el.add("main", "", 0, "main tree %q is not in the document (trees: %s)", main, strings.Join(doc.TreeNames(), ", "))
+		return nil, el.err()
+	}
+
+	c := &compiler{reg: reg, el: el, protos: make(map[string]*proto)}
+	for _, name := range doc.TreeNames() {
+		c.protos[name] = c.build(doc.Trees[name], "trees."+name, "", false)
+	}
+	if el.err() != nil {
+		return nil, el.err()
+	}
+	c.checkSubtrees(doc)
+	if el.err() != nil {
+		return nil, el.err()
+	}
+	if n := c.size(c.protos[main], map[string]int{}); n > o.MaxNodes {
+		el.add("trees."+main, "", 0, "the tree has %d nodes after subtree inlining, over the limit of %d", n, o.MaxNodes)
+		return nil, el.err()
+	}
+	t := &Tree{name: main, doc: doc}
+	c.tree = t
+	c.emit(c.protos[main], -1, -1, main, false)
+	for len(c.guards) > 0 {
+		g := c.guards[0]
+		c.guards = c.guards[1:]
+		root := c.emit(g.p, -1, -1, t.nodes[g.owner].path+".guard", true)
+		t.nodes[g.owner].guard = root
+	}
+	return t, nil
+}
+
+type pendingGuard struct {
+	p     *proto
+	owner int32
+}
+
+type compiler struct {
+	reg    *Registry
+	el     *errList
+	protos map[string]*proto
+	tree   *Tree
+	guards []pendingGuard
+}
+
+// guardTypes are the non-condition types a guard may contain.
+func guardAllowed(k kind) bool {
+	switch k {
+	case kCheck, kSuccess, kFailure, kCondition,
+		kInverter, kForceSuccess, kForceFailure,
+		kSequence, kSelector, kReactiveSequence, kReactiveSelector:
+		return true
+	}
+	return false
+}
+
+// build validates one definition node and its descendants.
+func (c *compiler) build(def *Node, path, rel string, inGuard bool) *proto {
+	if def == nil {
+		c.el.add(path, "", 0, "missing node")
+		return nil
+	}
+	if def.Type == "" {
+		c.el.add(path, "", def.Line, "missing node type")
+		return nil
+	}
+	t, ok := c.reg.lookup(def.Type)
+	if !ok {
+		msg := fmt.Sprintf("unknown node type %q", def.Type)
+		if s := c.reg.suggest(def.Type); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		c.el.add(path, def.Type, def.Line, "%s", msg)
+		return nil
+	}
+	p := &proto{def: def, t: t, path: path, rel: rel}
+	p.n = node{kind: t.kind, typ: def.Type, name: def.Name, abort: def.Abort, params: def.Params, guard: -1, umem: -1}
+
+	// Children.
+	nk := len(def.Children)
+	switch t.shape {
+	case shapeComposite:
+		if nk == 0 {
+			c.el.add(path, def.Type, def.Line, "wrong number of children: a composite needs at least one child")
+		}
+	case shapeDecorator:
+		if nk != 1 {
+			c.el.add(path, def.Type, def.Line, "wrong number of children: has %d, a decorator needs exactly one child", nk)
+		}
+	case shapeLeaf:
+		if nk != 0 {
+			c.el.add(path, def.Type, def.Line, "wrong number of children: has %d, a leaf takes no children", nk)
+		}
+	case shapeSubTree:
+		if nk != 0 {
+			c.el.add(path, def.Type, def.Line, "wrong number of children: has %d, SubTree takes none (its child is the named tree)", nk)
+		}
+	}
+	if def.Abort != AbortNone {
+		switch t.kind {
+		case kSequence, kSequenceWithMemory, kSelector:
+		default:
+			c.el.add(path, def.Type, def.Line, "abort %q is only allowed on Sequence, SequenceWithMemory and Selector", def.Abort)
+		}
+	}
+	if inGuard && !guardAllowed(t.kind) {
+		c.el.add(path, def.Type, def.Line, "a guard may contain only conditions, Inverter, ForceSuccess, ForceFailure and Sequence, Selector, ReactiveSequence or ReactiveSelector; %s is not allowed in a guard", def.Type)
+	}
+
+	pr := &paramReader{def: def, path: path, typ: def.Type, el: c.el}
+	c.params(p, pr, nk)
+
+	for i, ch := range def.Children {
+		step := fmt.Sprintf(".children[%d]", i)
+		if def.SingleChild && nk == 1 {
+			step = ".child"
+		}
+		if k := c.build(ch, path+step, step, inGuard); k != nil {
+			p.kids = append(p.kids, k)
+		}
+	}
+	if def.Guard != nil {
+		p.guard = c.build(def.Guard, path+".guard", ".guard", true)
+	}
+	return p
+}
+
+// params compiles the parameters of a node of any kind.
+func (c *compiler) params(p *proto, pr *paramReader, nk int) {
+	n := &p.n
+	t := p.t
+	upTo := func(v int64) bool { return v == -1 || (v >= 1 && v <= int64(nk)) }
+	upToRule := fmt.Sprintf("-1 for all, or 1 to %d, the number of children", nk)
+	switch t.kind {
+	case kParallel:
+		n.a = pr.count("success", -1, false, upTo, upToRule)
+		n.b = pr.count("failure", 0, false, func(v int64) bool { return v == 0 || upTo(v) },
+			fmt.Sprintf("0 for automatic, -1 for all, or 1 to %d, the number of children", nk))
+		n.flag = pr.boolean("retryFailed", false)
+	case kParallelAll:
+		n.a = pr.count("maxFailures", 1, false, upTo, upToRule)
+	case kRepeat:
+		n.a = pr.count("count", 0, true, func(v int64) bool { return v >= -1 }, "0 or -1 for forever, or ≥ 1")
+	case kRetryUntilSuccessful:
+		n.a = pr.count("attempts", 0, true, positiveOrForever, "-1 for forever, or ≥ 1")
+	case kRepeatUntilFailure:
+		n.a = pr.count("max", -1, false, positiveOrForever, "-1 for forever, or ≥ 1")
+	case kLimiter:
+		n.a = pr.count("max", 0, true, positiveOrForever, "-1 for no limit, or ≥ 1")
+	case kTimeout, kDelay, kCooldown:
+		n.a = pr.duration("ms", true)
+	case kRunOnce:
+		if s, ok := pr.str("then", false); ok {
+			st, valid := ParseStatus(s)
+			if !valid || st == Running {
+				pr.errf("then", "want \"success\" or \"failure\", got %q", s)
+			}
+			n.a = int64(st)
+		}
+	case kSubTree:
+		p.subtree, _ = pr.str("tree", true)
+	case kWaitTicks:
+		hasT, hasM := pr.has("ticks"), pr.has("ms")
+		switch {
+		case hasT && hasM:
+			pr.get("ticks")
+			pr.get("ms")
+			pr.errf("ticks", "Wait takes exactly one of ticks and ms, not both")
+		case hasM:
+			n.kind = kWaitMs
+			n.a = pr.duration("ms", true)
+		case hasT:
+			n.a = pr.count("ticks", 0, true, func(v int64) bool { return v >= 0 }, "≥ 0")
+		default:
+			pr.errf("ticks", "missing parameter: Wait takes one of ticks and ms")
+		}
+	case kCheck:
+		c.checkParams(n, pr)
+	case kSet:
+		c.setParams(n, pr)
+	case kCondition, kAction:
+		n.user = t.user(pr)
+	}
+	if t.anyParams {
+		for name := range p.def.Params {
+			pr.get(name)
+		}
+	}
+	pr.finish(t.params)
+}
+
+func positiveOrForever(v int64) bool { return v == -1 || v >= 1 }
+
+func (c *compiler) keyParam(pr *paramReader) keyRef {
+	name, ok := pr.str("key", true)
+	if ok && name == "" {
+		pr.errf("key", "empty key name")
+	}
+	return keyRef{id: internKey(name), global: isGlobalName(name)}
+}
+
+// valueParam reads a literal or "{key}" value parameter into n.
+func (c *compiler) valueParam(n *node, raw any) {
+	if s, ok := raw.(string); ok {
+		if k, isRef := refKey(s); isRef {
+			n.valRef = true
+			n.valKey = keyRef{id: internKey(k), global: isGlobalName(k)}
+			return
+		}
+	}
+	n.val = ValueOf(raw)
+}
+
+func (c *compiler) checkParams(n *node, pr *paramReader) {
+	n.key = c.keyParam(pr)
+	opName, ok := pr.str("op", true)
+	if ok {
+		o, valid := parseOp(opName)
+		if !valid {
+			pr.errf("op", "unknown operator %q (want ==, !=, <, <=, >, >=, exists or missing)", opName)
+		}
+		n.op = o
+	}
+	raw, hasVal := pr.get("value")
+	if !ok {
+		return
+	}
+	if n.op == opExists || n.op == opMissing {
+		if hasVal {
+			pr.errf("value", "operator %s takes no value", opName)
+		}
+		return
+	}
+	if !hasVal {
+		pr.errf("value", "missing required parameter")
+		return
+	}
+	if raw == nil {
+		pr.errf("value", "null is not a value to compare with (use op exists or missing)")
+		return
+	}
+	c.valueParam(n, raw)
+	if n.op.ordering() && !n.valRef && n.val.kind != KindNumber && n.val.kind != KindString {
+		pr.errf("value", "operator %s needs a number or a string, got %s", opName, describe(raw))
+	}
+}
+
+func (c *compiler) setParams(n *node, pr *paramReader) {
+	n.key = c.keyParam(pr)
+	raw, ok := pr.get("value")
+	if !ok {
+		pr.errf("value", "missing required parameter (null deletes the key)")
+	} else {
+		c.valueParam(n, raw)
+	}
+	if pr.has("ttlMs") {
+		n.hasTTL = true
+		n.a = pr.duration("ttlMs", true)
+	}
+}
+
+// checkSubtrees reports SubTree nodes naming missing trees and cycles of
+// subtrees that include themselves.
+func (c *compiler) checkSubtrees(doc *Document) {
+	const (
+		unvisited = iota
+		active
+		done
+	)
+	state := map[string]int{}
+	var visit func(name string, stack []string)
+	var walk func(p *proto, stack []string)
+	walk = func(p *proto, stack []string) {
+		if p == nil {
+			return
+		}
+		if p.n.kind == kSubTree && p.subtree != "" {
+			if _, ok := c.protos[p.subtree]; !ok {
+				msg := fmt.Sprintf("SubTree names a missing tree %q", p.subtree)
+				if s := closest(p.subtree, doc.TreeNames()); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				c.el.add(p.path, p.def.Type, p.def.Line, "%s", msg)
+			} else if state[p.subtree] == active {
+				cycle := append(append([]string{}, stack[indexOf(stack, p.subtree):]...), p.subtree)
+				c.el.add(p.path, p.def.Type, p.def.Line, "subtree cycle: %s", strings.Join(cycle, " → "))
+			} else {
+				visit(p.subtree, stack)
+			}
+		}
+		for _, k := range p.kids {
+			walk(k, stack)
+		}
+		walk(p.guard, stack)
+	}
+	visit = func(name string, stack []string) {
+		if state[name] != unvisited {
+			return
+		}
+		state[name] = active
+		walk(c.protos[name], append(stack, name))
+		state[name] = done
+	}
+	names := doc.TreeNames()
+	sort.Strings(names)
+	for _, name := range names {
+		visit(name, nil)
+	}
+}
+
+func indexOf(s []string, x string) int {
+	for i, v := range s {
+		if v == x {
+			return i
+		}
+	}
+	return 0
+}
+
+// size counts the nodes of p after inlining, memoised per tree, saturating
+// well above any limit so that exponential inlining cannot overflow.
+func (c *compiler) size(p *proto, memo map[string]int) int {
+	if p == nil {
+		return 0
+	}
+	n := 1
+	if p.n.kind == kSubTree {
+		s, ok := memo[p.subtree]
+		if !ok {
+			s = c.size(c.protos[p.subtree], memo)
+			memo[p.subtree] = s
+		}
+		n += s
+	}
+	for _, k := range p.kids {
+		n += c.size(k, memo)
+	}
+	n += c.size(p.guard, memo)
+	if n > 1<<30 {
+		n = 1 << 30
+	}
+	return n
+}
+
+// memory returns the activation and life-long memory words of a kind.
+func memory(k kind) (act, life int32) {
+	switch k {
+	case kSequence, kSelector, kReactiveSequence, kReactiveSelector,
+		kRepeat, kRetryUntilSuccessful, kRepeatUntilFailure, kTimeout, kWaitTicks, kWaitMs:
+		return 1, 0
+	case kSequenceWithMemory:
+		return 1, 1
+	case kParallel, kParallelAll, kDelay:
+		return 2, 0
+	case kCooldown:
+		return 0, 2
+	case kLimiter, kRunOnce:
+		return 0, 1
+	}
+	return 0, 0
+}
+
+// emit appends p (and, recursively, its descendants, inlining subtrees) to
+// the flat node array in pre-order.
+func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool) int32 {
+	t := c.tree
+	i := int32(len(t.nodes))
+	n := p.n
+	n.parent, n.comp, n.path = parent, comp, path
+	if !inGuard {
+		act, life := memory(n.kind)
+		n.mem, n.actW = int32(t.words), act
+		t.words += int(act + life)
+		if n.user != nil && n.user.hasMemory() {
+			n.umem = int32(t.userSlots)
+			t.userSlots++
+		}
+		if n.user != nil && n.user.hasAwake() {
+			t.awake = append(t.awake, i)
+		}
+	}
+	for _, k := range []keyRef{n.key, n.valKey} {
+		if !k.global && int(k.id) >= t.keySlots {
+			t.keySlots = int(k.id) + 1
+		}
+	}
+	t.nodes = append(t.nodes, n)
+
+	childComp := comp
+	if c.tree.isComposite(i) {
+		childComp = i
+	}
+	var kids []int32
+	if p.n.kind == kSubTree {
+		kids = append(kids, c.emit(c.protos[p.subtree], i, childComp, path+">"+p.subtree, inGuard))
+	}
+	for _, k := range p.kids {
+		kids = append(kids, c.emit(k, i, childComp, path+k.rel, inGuard))
+	}
+	nd := &t.nodes[i]
+	nd.kids = kids
+	nd.end = int32(len(t.nodes))
+	if !inGuard && nd.comp >= 0 && isConditionKind(nd.kind) && t.nodes[nd.comp].abort != AbortNone {
+		nd.observe = true
+		t.observers++
+	}
+	if p.guard != nil {
+		c.guards = append(c.guards, pendingGuard{p: p.guard, owner: i})
+	}
+	return i
+}
+
+func isConditionKind(k kind) bool {
+	switch k {
+	case kCheck, kSuccess, kFailure, kCondition:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,236 @@
+package arbor
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Abort is a composite's conditional-abort mode (semantics §7).
+type Abort uint8
+
+// The abort modes. Only Sequence, SequenceWithMemory and Selector accept
+// one other than AbortNone.
+const (
+	AbortNone Abort = iota
+	AbortSelf
+	AbortLower
+	AbortBoth
+)
+
+// String returns "none", "self", "lower" or "both".
+func (a Abort) String() string {
+	switch a {
+	case AbortSelf:
+		return "self"
+	case AbortLower:
+		return "lower"
+	case AbortBoth:
+		return "both"
+	}
+	return "none"
+}
+
+// ParseAbort parses an abort mode as written in tree files.
+func ParseAbort(s string) (Abort, bool) {
+	switch s {
+	case "none", "":
+		return AbortNone, true
+	case "self":
+		return AbortSelf, true
+	case "lower":
+		return AbortLower, true
+	case "both":
+		return AbortBoth, true
+	}
+	return AbortNone, false
+}
+
+// Node is one node of a tree definition: what the loaders produce and the
+// builder functions make. A definition is plain data; Compile validates it
+// and turns it into a Tree.
+type Node struct {
+	Type     string         // node type, built-in or registered
+	Name     string         // display label; optional
+	Params   map[string]any // parameters (JSON-like values: nil, bool, float64, string, []any, map[string]any, or Go numbers)
+	Children []*Node        // children of composites and decorators
+	Guard    *Node          // optional precondition
+	Abort    Abort          // conditional abort mode (Sequence, SequenceWithMemory, Selector)
+
+	// Line is the source line of the node when it was loaded from a file
+	// (0 otherwise); errors mention it.
+	Line int
+	// SingleChild records that a file wrote the child as "child" rather
+	// than "children"; it only changes how error paths are spelled.
+	SingleChild bool
+}
+
+// Document is a set of named trees, one of which (Main) runs. SubTree nodes
+// refer to the others by name.
+type Document struct {
+	Main  string
+	Trees map[string]*Node
+}
+
+// TreeNames returns the names of the document's trees, sorted.
+func (d *Document) TreeNames() []string {
+	names := make([]string, 0, len(d.Trees))
+	for n := range d.Trees {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Named sets the node's display name and returns the node.
+func (n *Node) Named(name string) *Node { n.Name = name; return n }
+
+// WithGuard sets the node's guard (a condition) and returns the node.
+func (n *Node) WithGuard(g *Node) *Node { n.Guard = g; return n }
+
+// WithAbort sets the node's conditional-abort mode and returns the node.
+func (n *Node) WithAbort(a Abort) *Node { n.Abort = a; return n }
+
+// With sets a parameter and returns the node.
+func (n *Node) With(param string, value any) *Node {
+	if n.Params == nil {
+		n.Params = make(map[string]any)
+	}
+	n.Params[param] = value
+	return n
+}
+
+// Leaf returns a leaf node of the given type (built-in or registered) with
+// parameters given as name, value pairs: Leaf("MoveTo", "target", "A").
+func Leaf(typ string, params ...any) *Node {
+	n := &Node{Type: typ}
+	for i := 0; i+1 < len(params); i += 2 {
+		name, ok := params[i].(string)
+		if !ok {
+			name = fmt.Sprint(params[i])
+		}
+		n.With(name, params[i+1])
+	}
+	if len(params)%2 == 1 {
+		n.With(fmt.Sprint(params[len(params)-1]), nil)
+	}
+	return n
+}
+
+func composite(typ string, children []*Node) *Node {
+	return &Node{Type: typ, Children: children}
+}
+
+func decorator(typ string, child *Node, params ...any) *Node {
+	n := Leaf(typ, params...)
+	n.Children = []*Node{child}
+	n.SingleChild = true
+	return n
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// Sequence ticks its children in order until one fails or runs.
+func Sequence(children ...*Node) *Node { return composite("Sequence", children) }
+
+// SequenceWithMemory is a Sequence that resumes at the child that failed.
+func SequenceWithMemory(children ...*Node) *Node {
+	return composite("SequenceWithMemory", children)
+}
+
+// ReactiveSequence re-checks its children from the first on every tick.
+func ReactiveSequence(children ...*Node) *Node { return composite("ReactiveSequence", children) }
+
+// Selector ticks its children in order until one succeeds or runs.
+func Selector(children ...*Node) *Node { return composite("Selector", children) }
+
+// ReactiveSelector re-checks its children from the first (the highest
+// priority) on every tick.
+func ReactiveSelector(children ...*Node) *Node { return composite("ReactiveSelector", children) }
+
+// Parallel ticks all its children; success and failure are the thresholds
+// of semantics §3 (-1 = all children; failure 0 = automatic).
+func Parallel(success, failure int, children ...*Node) *Node {
+	return composite("Parallel", children).With("success", success).With("failure", failure)
+}
+
+// ParallelAll ticks all children to completion and fails when at least
+// maxFailures of them failed (-1 = all).
+func ParallelAll(maxFailures int, children ...*Node) *Node {
+	return composite("ParallelAll", children).With("maxFailures", maxFailures)
+}
+
+// Inverter swaps success and failure.
+func Inverter(child *Node) *Node { return decorator("Inverter", child) }
+
+// ForceSuccess turns failure into success.
+func ForceSuccess(child *Node) *Node { return decorator("ForceSuccess", child) }
+
+// ForceFailure turns success into failure.
+func ForceFailure(child *Node) *Node { return decorator("ForceFailure", child) }
+
+// Repeat runs its child count times, one iteration per tick (0 or -1 =
+// forever).
+func Repeat(count int, child *Node) *Node { return decorator("Repeat", child, "count", count) }
+
+// RetryUntilSuccessful retries a failing child up to attempts times (-1 =
+// forever).
+func RetryUntilSuccessful(attempts int, child *Node) *Node {
+	return decorator("RetryUntilSuccessful", child, "attempts", attempts)
+}
+
+// RepeatUntilFailure repeats its child until it fails (then succeeds), at
+// most max times (-1 = forever; then fails).
+func RepeatUntilFailure(max int, child *Node) *Node {
+	return decorator("RepeatUntilFailure", child, "max", max)
+}
+
+// Timeout fails and halts its child when it runs for d or longer.
+func Timeout(d time.Duration, child *Node) *Node {
+	return decorator("Timeout", child, "ms", ms(d))
+}
+
+// Delay waits d before ticking its child.
+func Delay(d time.Duration, child *Node) *Node { return decorator("Delay", child, "ms", ms(d)) }
+
+// Cooldown fails without ticking its child for d after the child ended.
+func Cooldown(d time.Duration, child *Node) *Node {
+	return decorator("Cooldown", child, "ms", ms(d))
+}
+
+// Limiter lets its child complete at most max times over the agent's life.
+func Limiter(max int, child *Node) *Node { return decorator("Limiter", child, "max", max) }
+
+// RunOnce runs its child to completion once, then returns that result.
+func RunOnce(child *Node) *Node { return decorator("RunOnce", child) }
+
+// SubTree runs the named tree of the same document as its child.
+func SubTree(tree string) *Node { return Leaf("SubTree", "tree", tree) }
+
+// AlwaysSuccess is the Success leaf.
+func AlwaysSuccess() *Node { return Leaf("Success") }
+
+// AlwaysFailure is the Failure leaf.
+func AlwaysFailure() *Node { return Leaf("Failure") }
+
+// AlwaysRunning is the Running leaf.
+func AlwaysRunning() *Node { return Leaf("Running") }
+
+// WaitTicks is running on its first n ticks and succeeds on the next.
+func WaitTicks(n int) *Node { return Leaf("Wait", "ticks", n) }
+
+// WaitFor is running until d has passed since it started.
+func WaitFor(d time.Duration) *Node { return Leaf("Wait", "ms", ms(d)) }
+
+// Check compares a blackboard value: op is one of == != < <= > >= exists
+// missing (no value for the last two).
+func Check(key, op string, value ...any) *Node {
+	n := Leaf("Check", "key", key, "op", op)
+	if len(value) > 0 {
+		n.With("value", value[0])
+	}
+	return n
+}
+
+// Set writes a blackboard value and succeeds.
+func Set(key string, value any) *Node { return Leaf("Set", "key", key, "value", value) }

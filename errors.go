@@ -1,0 +1,102 @@
+package arbor
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// LoadError is one problem found while loading or compiling a tree
+// definition. Path locates the node in the document (for example
+// "trees.Guard.children[1].child"), Type is its node type.
+type LoadError struct {
+	Path string
+	Type string
+	Line int // source line, 0 when unknown
+	Msg  string
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	if e.Path != "" {
+		b.WriteString(e.Path)
+	}
+	switch {
+	case e.Type != "" && e.Line > 0:
+		fmt.Fprintf(&b, " (%s, line %d)", e.Type, e.Line)
+	case e.Type != "":
+		fmt.Fprintf(&b, " (%s)", e.Type)
+	case e.Line > 0:
+		fmt.Fprintf(&b, " (line %d)", e.Line)
+	}
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// LoadErrors is every problem found in one definition, in document order.
+type LoadErrors []*LoadError
+
+func (es LoadErrors) Error() string {
+	msgs := make([]string, len(es))
+	for i, e := range es {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap lets errors.As find each LoadError.
+func (es LoadErrors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// maxLoadErrors bounds how many problems one load reports.
+const maxLoadErrors = 100
+
+type errList struct{ errs LoadErrors }
+
+func (l *errList) add(path, typ string, line int, format string, args ...any) {
+	if len(l.errs) < maxLoadErrors {
+		l.errs = append(l.errs, &LoadError{Path: path, Type: typ, Line: line, Msg: fmt.Sprintf(format, args...)})
+	}
+}
+
+func (l *errList) err() error {
+	if len(l.errs) == 0 {
+		return nil
+	}
+	return l.errs
+}
+
+// NodeError is an error raised while ticking a node: a wrong blackboard
+// type, a missing "{key}", an error returned by or a panic in user code. The
+// node failed (or, in end/halt/pause callbacks, is idle anyway); the agent
+// keeps working.
+type NodeError struct {
+	Path  string        // the node's path from the main root, through inlined subtrees
+	Type  string        // the node's type
+	Name  string        // the node's name, if any
+	Agent *Agent        // the agent that ticked it
+	Time  time.Duration // the agent's time
+	Err   error         // what went wrong
+}
+
+func (e *NodeError) Error() string {
+	return fmt.Sprintf("%s (%s): %v", e.Path, e.Type, e.Err)
+}
+
+func (e *NodeError) Unwrap() error { return e.Err }
+
+// PanicError wraps a value recovered from a panic in user code.
+type PanicError struct {
+	Value any
+	Stack string
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }

@@ -1,0 +1,202 @@
+// Package rawdoc parses JSON and YAML documents into positioned, ordered
+// values. Both Arbor tree files and scenario files are read through it, so
+// they share the same limits (size, depth), the same duplicate-key check and
+// the same line numbers in error messages.
+package rawdoc
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+)
+
+// Kind is the kind of a parsed value.
+type Kind uint8
+
+// The kinds of parsed values.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	List
+	Object
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "boolean"
+	case Number:
+		return "number"
+	case String:
+		return "string"
+	case List:
+		return "list"
+	case Object:
+		return "object"
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Value is one parsed value with the line it starts on (1-based; 0 when
+// unknown).
+type Value struct {
+	Kind   Kind
+	Bool   bool
+	Num    float64
+	Str    string
+	List   []*Value
+	Fields []Field // object members in document order
+	Line   int
+}
+
+// Field is one member of an object.
+type Field struct {
+	Key  string
+	Line int
+	Val  *Value
+}
+
+// Get returns the member named key, or nil.
+func (v *Value) Get(key string) *Value {
+	if v == nil || v.Kind != Object {
+		return nil
+	}
+	for i := range v.Fields {
+		if v.Fields[i].Key == key {
+			return v.Fields[i].Val
+		}
+	}
+	return nil
+}
+
+// Keys returns the object's member names in document order.
+func (v *Value) Keys() []string {
+	keys := make([]string, len(v.Fields))
+	for i, f := range v.Fields {
+		keys[i] = f.Key
+	}
+	return keys
+}
+
+// Interface converts the value to plain Go values: nil, bool, float64,
+// string, []any and map[string]any.
+func (v *Value) Interface() any {
+	if v == nil {
+		return nil
+	}
+	switch v.Kind {
+	case Bool:
+		return v.Bool
+	case Number:
+		return v.Num
+	case String:
+		return v.Str
+	case List:
+		out := make([]any, len(v.List))
+		for i, e := range v.List {
+			out[i] = e.Interface()
+		}
+		return out
+	case Object:
+		out := make(map[string]any, len(v.Fields))
+		for _, f := range v.Fields {
+			out[f.Key] = f.Val.Interface()
+		}
+		return out
+	}
+	return nil
+}
+
+// FromInterface converts plain Go values (as produced by encoding/json or by
+// Interface) into a Value. Map members are sorted by key.
+func FromInterface(x any) (*Value, error) {
+	switch t := x.(type) {
+	case nil:
+		return &Value{Kind: Null}, nil
+	case bool:
+		return &Value{Kind: Bool, Bool: t}, nil
+	case float64:
+		return &Value{Kind: Number, Num: t}, nil
+	case int:
+		return &Value{Kind: Number, Num: float64(t)}, nil
+	case string:
+		return &Value{Kind: String, Str: t}, nil
+	case []any:
+		v := &Value{Kind: List, List: make([]*Value, len(t))}
+		for i, e := range t {
+			ev, err := FromInterface(e)
+			if err != nil {
+				return nil, err
+			}
+			v.List[i] = ev
+		}
+		return v, nil
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		v := &Value{Kind: Object}
+		for _, k := range keys {
+			ev, err := FromInterface(t[k])
+			if err != nil {
+				return nil, err
+			}
+			v.Fields = append(v.Fields, Field{Key: k, Val: ev})
+		}
+		return v, nil
+	}
+	return nil, fmt.Errorf("unsupported value of type %T", x)
+}
+
+// Limits bound what a parser accepts.
+type Limits struct {
+	MaxBytes int // whole input; 0 means DefaultMaxBytes
+	MaxDepth int // nesting of lists and objects; 0 means DefaultMaxDepth
+}
+
+// Defaults of Limits.
+const (
+	DefaultMaxBytes = 16 << 20
+	DefaultMaxDepth = 256
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	return l
+}
+
+// SyntaxError is a parse error with the line it was found on.
+type SyntaxError struct {
+	Line int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// Parse parses data as YAML when yaml is true, else as JSON.
+func Parse(data []byte, yaml bool, lim Limits) (*Value, error) {
+	lim = lim.withDefaults()
+	if len(data) > lim.MaxBytes {
+		return nil, &SyntaxError{Msg: fmt.Sprintf("input is %d bytes, over the limit of %d", len(data), lim.MaxBytes)}
+	}
+	if yaml {
+		return parseYAML(data, lim)
+	}
+	return parseJSON(data, lim)
+}

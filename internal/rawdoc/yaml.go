@@ -1,0 +1,136 @@
+package rawdoc
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// parseYAML reads one YAML document through yaml's node API, so that lines
+// and duplicate keys are ours to report, and converts it to a Value.
+func parseYAML(data []byte, lim Limits) (v *Value, err error) {
+	defer func() {
+		// The YAML library is third-party code fed with untrusted input:
+		// a panic in it must become an error, never a crash.
+		if r := recover(); r != nil {
+			v, err = nil, &SyntaxError{Msg: fmt.Sprintf("invalid YAML: %v", r)}
+		}
+	}()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &SyntaxError{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	if doc.Kind == 0 {
+		return nil, &SyntaxError{Msg: "empty document"}
+	}
+	c := yamlConverter{lim: lim}
+	return c.convert(&doc, 0)
+}
+
+// maxYAMLNodes bounds the values a YAML document may expand to through
+// aliases (the "billion laughs" attack).
+const maxYAMLNodes = 1 << 20
+
+type yamlConverter struct {
+	lim   Limits
+	nodes int
+}
+
+func (c *yamlConverter) convert(n *yaml.Node, depth int) (*Value, error) {
+	if depth > c.lim.MaxDepth {
+		return nil, &SyntaxError{Line: n.Line, Msg: fmt.Sprintf("nesting deeper than the limit of %d", c.lim.MaxDepth)}
+	}
+	// Aliases can expand a small file into a huge tree; count every node.
+	c.nodes++
+	if c.nodes > maxYAMLNodes {
+		return nil, &SyntaxError{Line: n.Line, Msg: "document expands past the size limit"}
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) != 1 {
+			return nil, &SyntaxError{Line: n.Line, Msg: "expected exactly one YAML document"}
+		}
+		return c.convert(n.Content[0], depth)
+	case yaml.AliasNode:
+		return c.convert(n.Alias, depth+1)
+	case yaml.SequenceNode:
+		v := &Value{Kind: List, Line: n.Line}
+		for _, e := range n.Content {
+			ev, err := c.convert(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			v.List = append(v.List, ev)
+		}
+		return v, nil
+	case yaml.MappingNode:
+		v := &Value{Kind: Object, Line: n.Line}
+		seen := make(map[string]bool)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				return nil, &SyntaxError{Line: k.Line, Msg: "object keys must be strings"}
+			}
+			if k.Tag == "!!merge" {
+				return nil, &SyntaxError{Line: k.Line, Msg: "YAML merge keys (<<) are not supported"}
+			}
+			if seen[k.Value] {
+				return nil, &SyntaxError{Line: k.Line, Msg: fmt.Sprintf("duplicate key %q", k.Value)}
+			}
+			seen[k.Value] = true
+			ev, err := c.convert(n.Content[i+1], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			v.Fields = append(v.Fields, Field{Key: k.Value, Line: k.Line, Val: ev})
+		}
+		return v, nil
+	case yaml.ScalarNode:
+		return scalar(n)
+	}
+	return nil, &SyntaxError{Line: n.Line, Msg: "unsupported YAML node"}
+}
+
+func scalar(n *yaml.Node) (*Value, error) {
+	v := &Value{Line: n.Line}
+	switch n.Tag {
+	case "!!null":
+		v.Kind = Null
+	case "!!bool":
+		b, err := strconv.ParseBool(strings.ToLower(n.Value))
+		if err != nil {
+			return nil, &SyntaxError{Line: n.Line, Msg: fmt.Sprintf("invalid boolean %q", n.Value)}
+		}
+		v.Kind, v.Bool = Bool, b
+	case "!!int", "!!float":
+		f, err := yamlNumber(n.Value)
+		if err != nil {
+			return nil, &SyntaxError{Line: n.Line, Msg: fmt.Sprintf("invalid number %q", n.Value)}
+		}
+		v.Kind, v.Num = Number, f
+	case "!!str", "":
+		v.Kind, v.Str = String, n.Value
+	default:
+		return nil, &SyntaxError{Line: n.Line, Msg: fmt.Sprintf("unsupported YAML tag %s", n.Tag)}
+	}
+	return v, nil
+}
+
+func yamlNumber(s string) (float64, error) {
+	t := strings.ReplaceAll(s, "_", "")
+	switch strings.ToLower(t) {
+	case ".inf", "+.inf":
+		return math.Inf(1), nil
+	case "-.inf":
+		return math.Inf(-1), nil
+	case ".nan":
+		return math.NaN(), nil
+	}
+	if i, err := strconv.ParseInt(t, 0, 64); err == nil {
+		return float64(i), nil
+	}
+	return strconv.ParseFloat(t, 64)
+}

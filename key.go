@@ -1,0 +1,260 @@
+package arbor
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Key is a typed handle to a blackboard entry. It is resolved once, when it
+// is created, to an integer slot, so reads and writes through it are array
+// accesses: no maps, no boxing. Keys whose name begins with "@" address the
+// global scope.
+//
+// T may be bool, string, any Go integer or float type (stored as a float64
+// number; an integer handle reads a number only when it is exactly
+// representable), any (reads whatever is stored), or any other type (stored
+// as is, read back by type assertion).
+type Key[T any] struct {
+	id     int32
+	global bool
+	name   string
+}
+
+// NewKey returns the handle for the blackboard key name. Handles are cheap
+// values; create them once (package variables are typical) and reuse them.
+func NewKey[T any](name string) Key[T] {
+	return Key[T]{id: internKey(name), global: isGlobalName(name), name: name}
+}
+
+// Name returns the key's name.
+func (k Key[T]) Name() string { return k.name }
+
+// ErrMissing is returned when a key is absent or has expired.
+var ErrMissing = errors.New("blackboard key is missing")
+
+// TypeError reports a read through a handle of another type than the value
+// stored.
+type TypeError struct {
+	Key  string // the key's name
+	Want string // the handle's type
+	Got  Kind   // the stored value's kind
+	Val  Value  // the stored value
+}
+
+func (e *TypeError) Error() string {
+	return fmt.Sprintf("blackboard key %q holds a %s (%s), not a %s", e.Key, e.Got, e.Val, e.Want)
+}
+
+// Get reads the value. It returns ErrMissing when the key is absent or
+// expired, and a *TypeError when the stored value does not have type T.
+func (k Key[T]) Get(bb *Blackboard) (T, error) {
+	var out T
+	v, ok := bb.lookup(k.id, k.global)
+	if !ok {
+		return out, ErrMissing
+	}
+	if convertTo(v, &out) {
+		return out, nil
+	}
+	return out, &TypeError{Key: k.name, Want: fmt.Sprintf("%T", out), Got: v.kind, Val: v}
+}
+
+// Has reports whether the key is present (and not expired).
+func (k Key[T]) Has(bb *Blackboard) bool {
+	_, ok := bb.lookup(k.id, k.global)
+	return ok
+}
+
+// Set writes the value with no expiry.
+func (k Key[T]) Set(bb *Blackboard, v T) {
+	bb.store(k.id, k.global, valueFrom(v), false, 0)
+}
+
+// SetTTL writes the value so that it is present while now ≤ t + ttl, where t
+// is the agent's current time.
+func (k Key[T]) SetTTL(bb *Blackboard, v T, ttl time.Duration) {
+	bb.store(k.id, k.global, valueFrom(v), true, ttl)
+}
+
+// Delete removes the key.
+func (k Key[T]) Delete(bb *Blackboard) { bb.store(k.id, k.global, Value{}, false, 0) }
+
+// valueFrom converts a typed Go value to a Value without allocating for
+// booleans, numbers and strings.
+func valueFrom[T any](v T) Value {
+	switch x := any(v).(type) {
+	case float64:
+		return Number(x)
+	case bool:
+		return Bool(x)
+	case string:
+		return String(x)
+	case int:
+		return Number(float64(x))
+	case int64:
+		return Number(float64(x))
+	case int32:
+		return Number(float64(x))
+	case float32:
+		return Number(float64(x))
+	case uint:
+		return Number(float64(x))
+	case uint64:
+		return Number(float64(x))
+	case uint32:
+		return Number(float64(x))
+	case int16:
+		return Number(float64(x))
+	case int8:
+		return Number(float64(x))
+	case uint16:
+		return Number(float64(x))
+	case uint8:
+		return Number(float64(x))
+	}
+	return ValueOf(any(v))
+}
+
+// convertTo stores v in *out when v has (or, for numbers, exactly fits) the
+// type of *out.
+func convertTo[T any](v Value, out *T) bool {
+	switch p := any(out).(type) {
+	case *float64:
+		if v.kind == KindNumber {
+			*p = v.num
+			return true
+		}
+	case *bool:
+		if v.kind == KindBool {
+			*p = v.num != 0
+			return true
+		}
+	case *string:
+		if v.kind == KindString {
+			*p = v.str
+			return true
+		}
+	case *int:
+		if v.kind == KindNumber && exactInt(v.num, math.MinInt64, math.MaxInt64) {
+			*p = int(v.num)
+			return true
+		}
+	case *int64:
+		if v.kind == KindNumber && exactInt(v.num, math.MinInt64, math.MaxInt64) {
+			*p = int64(v.num)
+			return true
+		}
+	case *int32:
+		if v.kind == KindNumber && exactInt(v.num, math.MinInt32, math.MaxInt32) {
+			*p = int32(v.num)
+			return true
+		}
+	case *int16:
+		if v.kind == KindNumber && exactInt(v.num, math.MinInt16, math.MaxInt16) {
+			*p = int16(v.num)
+			return true
+		}
+	case *int8:
+		if v.kind == KindNumber && exactInt(v.num, math.MinInt8, math.MaxInt8) {
+			*p = int8(v.num)
+			return true
+		}
+	case *uint:
+		if v.kind == KindNumber && exactInt(v.num, 0, math.MaxUint64) {
+			*p = uint(v.num)
+			return true
+		}
+	case *uint64:
+		if v.kind == KindNumber && exactInt(v.num, 0, math.MaxUint64) {
+			*p = uint64(v.num)
+			return true
+		}
+	case *uint32:
+		if v.kind == KindNumber && exactInt(v.num, 0, math.MaxUint32) {
+			*p = uint32(v.num)
+			return true
+		}
+	case *uint16:
+		if v.kind == KindNumber && exactInt(v.num, 0, math.MaxUint16) {
+			*p = uint16(v.num)
+			return true
+		}
+	case *uint8:
+		if v.kind == KindNumber && exactInt(v.num, 0, math.MaxUint8) {
+			*p = uint8(v.num)
+			return true
+		}
+	case *float32:
+		if v.kind == KindNumber && float64(float32(v.num)) == v.num {
+			*p = float32(v.num)
+			return true
+		}
+	case *any:
+		*p = v.Interface()
+		return true
+	case *Value:
+		*p = v
+		return true
+	default:
+		if v.kind == KindOther {
+			if t, ok := v.ref.(T); ok {
+				*out = t
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isGlobalName reports whether a key name addresses the global scope.
+func isGlobalName(name string) bool { return strings.HasPrefix(name, "@") }
+
+// The process-wide key table maps key names to dense integer ids. Reads are
+// lock-free (a copy-on-write map); interning a new name takes a lock.
+var keyTable struct {
+	mu     sync.Mutex
+	byName atomic.Pointer[map[string]int32]
+	names  atomic.Pointer[[]string]
+}
+
+// internKey returns the id of name, assigning the next id on first use.
+func internKey(name string) int32 {
+	if m := keyTable.byName.Load(); m != nil {
+		if id, ok := (*m)[name]; ok {
+			return id
+		}
+	}
+	keyTable.mu.Lock()
+	defer keyTable.mu.Unlock()
+	var old map[string]int32
+	if m := keyTable.byName.Load(); m != nil {
+		old = *m
+		if id, ok := old[name]; ok {
+			return id
+		}
+	}
+	m := make(map[string]int32, len(old)+1)
+	for k, v := range old {
+		m[k] = v
+	}
+	var names []string
+	if n := keyTable.names.Load(); n != nil {
+		names = *n
+	}
+	id := int32(len(names))
+	m[name] = id
+	names = append(names[:len(names):len(names)], name)
+	keyTable.names.Store(&names)
+	keyTable.byName.Store(&m)
+	return id
+}
+
+// keyName returns the name of an interned key id.
+func keyName(id int32) string {
+	return (*keyTable.names.Load())[id]
+}

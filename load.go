@@ -1,0 +1,222 @@
+package arbor
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/arborbt/arbor/internal/rawdoc"
+)
+
+// Limits bound what the native loader accepts (format.md: 16 MiB per file,
+// nesting depth 256; the node limit after inlining is CompileOptions).
+type Limits struct {
+	MaxBytes int
+	MaxDepth int
+}
+
+// ParseJSON parses a native tree document (format.md) from JSON.
+func ParseJSON(data []byte) (*Document, error) { return parse(data, false, Limits{}) }
+
+// ParseYAML parses a native tree document from YAML.
+func ParseYAML(data []byte) (*Document, error) { return parse(data, true, Limits{}) }
+
+// ParseDocument parses JSON or YAML with explicit limits.
+func ParseDocument(data []byte, yaml bool, lim Limits) (*Document, error) {
+	return parse(data, yaml, lim)
+}
+
+func parse(data []byte, yaml bool, lim Limits) (*Document, error) {
+	v, err := rawdoc.Parse(data, yaml, rawdoc.Limits{MaxBytes: lim.MaxBytes, MaxDepth: lim.MaxDepth})
+	if err != nil {
+		return nil, err
+	}
+	return decodeDocument(v)
+}
+
+// IsYAMLPath reports whether a file name has a YAML extension.
+func IsYAMLPath(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// LoadFile reads a native tree document; .yaml and .yml files are YAML,
+// anything else JSON.
+func LoadFile(path string) (*Document, error) {
+	data, err := readLimited(path, rawdoc.DefaultMaxBytes)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	doc, err := parse(data, IsYAMLPath(path), Limits{})
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	return doc, nil
+}
+
+// LoadTree reads and compiles a native tree file.
+func LoadTree(path string, reg *Registry) (*Tree, error) {
+	doc, err := LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := Compile(doc, reg)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	return t, nil
+}
+
+// readLimited reads a file, refusing files over max bytes.
+func readLimited(path string, max int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > max {
+		return nil, fmt.Errorf("file is over the limit of %d bytes", max)
+	}
+	return data, nil
+}
+
+// DecodeDocument decodes a native document already parsed into plain Go
+// values (map[string]any, []any, string, float64, bool, nil), for programs
+// that embed trees in their own configuration files.
+func DecodeDocument(v any) (*Document, error) {
+	rv, err := rawdoc.FromInterface(v)
+	if err != nil {
+		return nil, err
+	}
+	return decodeDocument(rv)
+}
+
+// BareTreeName is the tree name given to a document written as a bare root
+// node.
+const BareTreeName = "root"
+
+var docKeys = []string{"format", "main", "trees", "comment", "description"}
+
+func decodeDocument(v *rawdoc.Value) (*Document, error) {
+	el := &errList{}
+	if v.Kind != rawdoc.Object {
+		el.add("", "", v.Line, "a tree document must be an object, got a %s", v.Kind)
+		return nil, el.err()
+	}
+	doc := &Document{Trees: map[string]*Node{}}
+	if v.Get("type") != nil {
+		doc.Main = BareTreeName
+		doc.Trees[BareTreeName] = decodeNode(v, "trees."+BareTreeName, el)
+		return doc, el.err()
+	}
+	for _, f := range v.Fields {
+		switch f.Key {
+		case "format":
+			s := f.Val.Str
+			if f.Val.Kind != rawdoc.String || !(s == "arbor/1" || strings.HasPrefix(s, "arbor/1.")) {
+				el.add("format", "", f.Line, "unsupported format %s (this version reads \"arbor/1\")", describeRaw(f.Val))
+			}
+		case "main":
+			if f.Val.Kind != rawdoc.String {
+				el.add("main", "", f.Line, "main must be a tree name (a string), got %s", describeRaw(f.Val))
+			}
+			doc.Main = f.Val.Str
+		case "trees":
+			if f.Val.Kind != rawdoc.Object {
+				el.add("trees", "", f.Line, "trees must be an object of name → root node, got %s", describeRaw(f.Val))
+				continue
+			}
+			for _, t := range f.Val.Fields {
+				doc.Trees[t.Key] = decodeNode(t.Val, "trees."+t.Key, el)
+			}
+		case "comment", "description":
+		default:
+			msg := fmt.Sprintf("unknown document key %q", f.Key)
+			if s := closest(f.Key, docKeys); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			el.add(f.Key, "", f.Line, "%s", msg)
+		}
+	}
+	if v.Get("trees") == nil {
+		el.add("trees", "", v.Line, "the document has no trees (and no root node \"type\")")
+	}
+	return doc, el.err()
+}
+
+func describeRaw(v *rawdoc.Value) string {
+	switch v.Kind {
+	case rawdoc.String:
+		return fmt.Sprintf("%q", v.Str)
+	case rawdoc.Null:
+		return "null"
+	}
+	return "a " + v.Kind.String()
+}
+
+// decodeNode converts one node object.
+func decodeNode(v *rawdoc.Value, path string, el *errList) *Node {
+	if v.Kind != rawdoc.Object {
+		el.add(path, "", v.Line, "a node must be an object, got %s", describeRaw(v))
+		return nil
+	}
+	n := &Node{Line: v.Line}
+	if t := v.Get("type"); t == nil {
+		el.add(path, "", v.Line, "missing node type (the \"type\" key)")
+	} else if t.Kind != rawdoc.String || t.Str == "" {
+		el.add(path, "", v.Line, "node type must be a non-empty string, got %s", describeRaw(t))
+	} else {
+		n.Type = t.Str
+	}
+	if v.Get("child") != nil && v.Get("children") != nil {
+		el.add(path, n.Type, v.Line, "a node has either child or children, not both")
+	}
+	for _, f := range v.Fields {
+		switch f.Key {
+		case "type", "comment":
+		case "name":
+			if f.Val.Kind != rawdoc.String {
+				el.add(path, n.Type, f.Line, "name must be a string, got %s", describeRaw(f.Val))
+			}
+			n.Name = f.Val.Str
+		case "children":
+			if f.Val.Kind != rawdoc.List {
+				el.add(path, n.Type, f.Line, "children must be a list of nodes, got %s", describeRaw(f.Val))
+				continue
+			}
+			for i, c := range f.Val.List {
+				if k := decodeNode(c, fmt.Sprintf("%s.children[%d]", path, i), el); k != nil {
+					n.Children = append(n.Children, k)
+				}
+			}
+		case "child":
+			if k := decodeNode(f.Val, path+".child", el); k != nil {
+				n.Children = append(n.Children, k)
+				n.SingleChild = true
+			}
+		case "guard":
+			n.Guard = decodeNode(f.Val, path+".guard", el)
+		case "abort":
+			a, ok := AbortNone, false
+			if f.Val.Kind == rawdoc.String {
+				a, ok = ParseAbort(f.Val.Str)
+			}
+			if !ok {
+				el.add(path, n.Type, f.Line, "abort must be none, self, lower or both, got %s", describeRaw(f.Val))
+			}
+			n.Abort = a
+		default:
+			if n.Params == nil {
+				n.Params = make(map[string]any)
+			}
+			n.Params[f.Key] = f.Val.Interface()
+		}
+	}
+	return n
+}

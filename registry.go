@@ -1,0 +1,220 @@
+package arbor
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// kind is the compiled form of a node type: the tick loop switches on it.
+type kind uint8
+
+const (
+	kSequence kind = iota
+	kSequenceWithMemory
+	kReactiveSequence
+	kSelector
+	kReactiveSelector
+	kParallel
+	kParallelAll
+	kInverter
+	kForceSuccess
+	kForceFailure
+	kRepeat
+	kRetryUntilSuccessful
+	kRepeatUntilFailure
+	kTimeout
+	kDelay
+	kCooldown
+	kLimiter
+	kRunOnce
+	kSubTree
+	kSuccess
+	kFailure
+	kRunning
+	kWaitTicks
+	kWaitMs
+	kCheck
+	kSet
+	kError
+	kCondition // registered condition
+	kAction    // registered action
+)
+
+// shape is what children a node type takes.
+type shape uint8
+
+const (
+	shapeLeaf shape = iota
+	shapeDecorator
+	shapeComposite
+	shapeSubTree
+)
+
+// nodeType describes one registered node type.
+type nodeType struct {
+	name      string
+	kind      kind
+	shape     shape
+	builtin   bool
+	params    []string // the parameters it accepts
+	anyParams bool     // accepts and ignores undeclared parameters
+	// user builds the shared implementation of a registered node from its
+	// parameters.
+	user func(pr *paramReader) userNode
+}
+
+// isCondition reports whether nodes of this type are condition leaves
+// (complete within their tick, keep no running state, take part in aborts).
+func (t *nodeType) isCondition() bool {
+	switch t.kind {
+	case kCheck, kSuccess, kFailure, kCondition:
+		return true
+	}
+	return false
+}
+
+// builtinTypes lists the built-in node types of semantics §3–§6.
+var builtinTypes = []*nodeType{
+	{name: "Sequence", kind: kSequence, shape: shapeComposite},
+	{name: "SequenceWithMemory", kind: kSequenceWithMemory, shape: shapeComposite},
+	{name: "ReactiveSequence", kind: kReactiveSequence, shape: shapeComposite},
+	{name: "Selector", kind: kSelector, shape: shapeComposite},
+	{name: "ReactiveSelector", kind: kReactiveSelector, shape: shapeComposite},
+	{name: "Parallel", kind: kParallel, shape: shapeComposite, params: []string{"success", "failure", "retryFailed"}},
+	{name: "ParallelAll", kind: kParallelAll, shape: shapeComposite, params: []string{"maxFailures"}},
+	{name: "Inverter", kind: kInverter, shape: shapeDecorator},
+	{name: "ForceSuccess", kind: kForceSuccess, shape: shapeDecorator},
+	{name: "ForceFailure", kind: kForceFailure, shape: shapeDecorator},
+	{name: "Repeat", kind: kRepeat, shape: shapeDecorator, params: []string{"count"}},
+	{name: "RetryUntilSuccessful", kind: kRetryUntilSuccessful, shape: shapeDecorator, params: []string{"attempts"}},
+	{name: "RepeatUntilFailure", kind: kRepeatUntilFailure, shape: shapeDecorator, params: []string{"max"}},
+	{name: "Timeout", kind: kTimeout, shape: shapeDecorator, params: []string{"ms"}},
+	{name: "Delay", kind: kDelay, shape: shapeDecorator, params: []string{"ms"}},
+	{name: "Cooldown", kind: kCooldown, shape: shapeDecorator, params: []string{"ms"}},
+	{name: "Limiter", kind: kLimiter, shape: shapeDecorator, params: []string{"max"}},
+	{name: "RunOnce", kind: kRunOnce, shape: shapeDecorator, params: []string{"then"}},
+	{name: "SubTree", kind: kSubTree, shape: shapeSubTree, params: []string{"tree"}},
+	{name: "Success", kind: kSuccess, shape: shapeLeaf},
+	{name: "Failure", kind: kFailure, shape: shapeLeaf},
+	{name: "Running", kind: kRunning, shape: shapeLeaf},
+	{name: "Wait", kind: kWaitTicks, shape: shapeLeaf, params: []string{"ticks", "ms"}},
+	{name: "Check", kind: kCheck, shape: shapeLeaf, params: []string{"key", "op", "value"}},
+	{name: "Set", kind: kSet, shape: shapeLeaf, params: []string{"key", "value", "ttlMs"}},
+}
+
+// builtinAliases maps the other names a file may use to the built-in type.
+var builtinAliases = map[string]string{
+	"MemSequence":        "Sequence",
+	"Fallback":           "Selector",
+	"MemPriority":        "Selector",
+	"Priority":           "ReactiveSelector",
+	"ReactiveFallback":   "ReactiveSelector",
+	"PrioritySelector":   "ReactiveSelector",
+	"AlwaysSucceed":      "ForceSuccess",
+	"RepeatUntilSuccess": "RetryUntilSuccessful",
+	"MaxTime":            "Timeout",
+}
+
+// Registry holds the node types a tree may use: the built-ins and the
+// conditions and actions the program registers. Register types before
+// compiling trees; a Registry is safe for concurrent reads once set up.
+type Registry struct {
+	types map[string]*nodeType
+}
+
+// NewRegistry returns a registry holding the built-in node types.
+func NewRegistry() *Registry {
+	r := &Registry{types: make(map[string]*nodeType, len(builtinTypes)+len(builtinAliases))}
+	for _, t := range builtinTypes {
+		t.builtin = true
+		r.types[t.name] = t
+	}
+	for alias, name := range builtinAliases {
+		r.types[alias] = r.types[name]
+	}
+	return r
+}
+
+// IsBuiltin reports whether name is a built-in node type or alias.
+func IsBuiltin(name string) bool {
+	if _, ok := builtinAliases[name]; ok {
+		return true
+	}
+	for _, t := range builtinTypes {
+		if t.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Has reports whether the registry knows the node type (or alias) name.
+func (r *Registry) Has(name string) bool {
+	_, ok := r.types[name]
+	return ok
+}
+
+// Types returns every type name and alias the registry knows, sorted.
+func (r *Registry) Types() []string {
+	names := make([]string, 0, len(r.types))
+	for n := range r.types {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (r *Registry) add(t *nodeType) error {
+	if t.name == "" {
+		return fmt.Errorf("register node type: empty name")
+	}
+	if old, ok := r.types[t.name]; ok {
+		if old.builtin {
+			return fmt.Errorf("register node type %q: it is a built-in type", t.name)
+		}
+		return fmt.Errorf("register node type %q: already registered", t.name)
+	}
+	r.types[t.name] = t
+	return nil
+}
+
+// lookup returns the type named name and its canonical name.
+func (r *Registry) lookup(name string) (*nodeType, bool) {
+	t, ok := r.types[name]
+	return t, ok
+}
+
+// suggest returns the known type name closest to name, or "".
+func (r *Registry) suggest(name string) string {
+	best, bestD := "", len(name)/2+2
+	lower := strings.ToLower(name)
+	for _, cand := range r.Types() {
+		d := editDistance(lower, strings.ToLower(cand))
+		if d < bestD {
+			best, bestD = cand, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,314 @@
+package scenario
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/arborbt/arbor"
+)
+
+// Result is the outcome of one scenario.
+type Result struct {
+	Name   string
+	File   string
+	Passed bool
+	// Failure says what differed first (or why the scenario could not run).
+	Failure string
+	// Log holds every tick's status and trace, and reported node errors
+	// (printed by arbor test -v).
+	Log []string
+}
+
+// mockMem is a mock action's per-agent memory: the script position.
+type mockMem struct{ next int }
+
+type mockAction struct{ script []arbor.Status }
+
+func (m mockAction) Tick(_ *arbor.Ctx, mem *mockMem) (arbor.Status, error) {
+	i := mem.next
+	if i >= len(m.script) {
+		i = len(m.script) - 1
+	}
+	mem.next++
+	return m.script[i], nil
+}
+
+// Registry returns a registry with the scenario's mocks and conditions
+// registered. Naming a built-in type is an error (a load error of the
+// scenario).
+func (s *Scenario) Registry() (*arbor.Registry, error) {
+	reg := arbor.NewRegistry()
+	for _, name := range sortedKeys(s.Mocks) {
+		script := s.Mocks[name]
+		if arbor.IsBuiltin(name) {
+			return nil, fmt.Errorf("mock %q: %q is a built-in node type and cannot be mocked", name, name)
+		}
+		err := arbor.RegisterActionFactory[mockMem](reg, name, nil,
+			func(map[string]any) (arbor.Action[mockMem], error) { return mockAction{script}, nil }, arbor.AnyParams())
+		if err != nil {
+			return nil, fmt.Errorf("mock %q: %w", name, err)
+		}
+	}
+	for _, name := range sortedKeys(s.Conditions) {
+		key := arbor.NewKey[arbor.Value](s.Conditions[name])
+		if arbor.IsBuiltin(name) {
+			return nil, fmt.Errorf("condition %q: %q is a built-in node type and cannot be a scenario condition", name, name)
+		}
+		err := reg.ConditionFunc(name, func(c *arbor.Ctx) (bool, error) {
+			v, err := key.Get(c.Blackboard())
+			if err != nil {
+				return false, nil
+			}
+			return truthy(v), nil
+		}, arbor.AnyParams())
+		if err != nil {
+			return nil, fmt.Errorf("condition %q: %w", name, err)
+		}
+	}
+	return reg, nil
+}
+
+// truthy is a scenario condition's test: true, a non-zero number or a
+// non-empty string.
+func truthy(v arbor.Value) bool {
+	if b, ok := v.Bool(); ok {
+		return b
+	}
+	if f, ok := v.Number(); ok {
+		return f != 0
+	}
+	if s, ok := v.Str(); ok {
+		return s != ""
+	}
+	return false
+}
+
+// Load builds the scenario's tree.
+func (s *Scenario) Load() (*arbor.Tree, error) {
+	reg, err := s.Registry()
+	if err != nil {
+		return nil, err
+	}
+	var doc *arbor.Document
+	if s.tree != nil {
+		doc, err = arbor.DecodeDocument(s.tree.Interface())
+	} else {
+		path := filepath.Join(filepath.Dir(s.File), s.TreeFile)
+		switch s.TreeFormat {
+		case "", "arbor":
+			doc, err = arbor.LoadFile(path)
+		default:
+			load, ok := loaders[s.TreeFormat]
+			if !ok {
+				return nil, fmt.Errorf("treeFormat %q is not supported (arbor, or one added by a format package)", s.TreeFormat)
+			}
+			doc, err = load(path)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return arbor.Compile(doc, reg)
+}
+
+// Run runs the scenario.
+func (s *Scenario) Run() (res Result) {
+	res = Result{Name: s.Name, File: s.File}
+	defer func() {
+		if r := recover(); r != nil {
+			res.Passed = false
+			res.Failure = fmt.Sprintf("panic: %v", r)
+		}
+	}()
+	tree, err := s.Load()
+	if s.hasLoadError {
+		switch {
+		case err == nil:
+			res.Failure = fmt.Sprintf("expected a load error containing %q, but the tree loaded", s.LoadError)
+		case !strings.Contains(strings.ToLower(err.Error()), strings.ToLower(s.LoadError)):
+			res.Failure = fmt.Sprintf("expected a load error containing %q, got: %v", s.LoadError, err)
+		default:
+			res.Passed = true
+			res.Log = append(res.Log, "load error: "+err.Error())
+		}
+		return res
+	}
+	if err != nil {
+		res.Failure = "load error: " + err.Error()
+		return res
+	}
+
+	var events []string
+	labels, mocks := s.labels(tree)
+	tracer := func(_ *arbor.Agent, e arbor.Event) {
+		if !mocks[e.Node] {
+			return
+		}
+		switch e.Kind {
+		case arbor.EventStart:
+			events = append(events, labels[e.Node]+":start")
+		case arbor.EventResult:
+			events = append(events, labels[e.Node]+":"+e.Status.String())
+		case arbor.EventHalt:
+			events = append(events, labels[e.Node]+":halt")
+		}
+	}
+	onError := func(e *arbor.NodeError) { res.Log = append(res.Log, "  node error: "+e.Error()) }
+	agent := arbor.NewAgent(tree, arbor.WithTracer(tracer), arbor.WithErrorHandler(onError))
+	bb := agent.Blackboard()
+	for _, kv := range s.Blackboard {
+		bb.Set(kv.Key, kv.Value)
+	}
+
+	tick := 0
+	for si, step := range s.Steps {
+		for r := 0; r < step.Repeat; r++ {
+			tick++
+			for _, kv := range step.Set {
+				bb.Set(kv.Key, kv.Value)
+			}
+			for _, k := range step.Delete {
+				bb.Delete(k)
+			}
+			now := time.Duration(math.Round(float64(tick) * s.TickMs * float64(time.Millisecond)))
+			events = events[:0]
+			status := agent.Tick(now)
+			res.Log = append(res.Log, fmt.Sprintf("  tick %d (t=%v): %s %s", tick, now, status, quoteList(events)))
+			where := fmt.Sprintf("tick %d (ticks[%d]", tick, si)
+			if step.Repeat > 1 {
+				where += fmt.Sprintf(", repetition %d", r+1)
+			}
+			where += ")"
+			if step.Status != arbor.Invalid && status != step.Status {
+				res.Failure = fmt.Sprintf("%s: status: expected %s, got %s; trace %s", where, step.Status, status, quoteList(events))
+				return res
+			}
+			if step.hasTrace && !equalStrings(events, step.Trace) {
+				res.Failure = fmt.Sprintf("%s: trace:\n    expected %s\n    actual   %s", where, quoteList(step.Trace), quoteList(events))
+				return res
+			}
+			if msg := compareBlackboard(bb, step.Blackboard); msg != "" {
+				res.Failure = fmt.Sprintf("%s: blackboard: %s", where, msg)
+				return res
+			}
+		}
+	}
+	if s.Halt {
+		events = events[:0]
+		agent.Halt()
+		res.Log = append(res.Log, "  halt: "+quoteList(events))
+		if s.hasHaltTrace && !equalStrings(events, s.HaltTrace) {
+			res.Failure = fmt.Sprintf("halt: trace:\n    expected %s\n    actual   %s", quoteList(s.HaltTrace), quoteList(events))
+			return res
+		}
+	}
+	res.Passed = true
+	return res
+}
+
+// labels returns each node's trace label and whether it is a mock.
+func (s *Scenario) labels(t *arbor.Tree) ([]string, []bool) {
+	labels := make([]string, t.Len())
+	mocks := make([]bool, t.Len())
+	for i := range labels {
+		info := t.Node(i)
+		labels[i] = info.Label()
+		_, mocks[i] = s.Mocks[info.Type]
+	}
+	return labels, mocks
+}
+
+func compareBlackboard(bb *arbor.Blackboard, want []KV) string {
+	for _, kv := range want {
+		got, ok := bb.Lookup(kv.Key)
+		if kv.Value == nil {
+			if ok {
+				return fmt.Sprintf("%s: expected absent, got %s", kv.Key, got)
+			}
+			continue
+		}
+		exp := arbor.ValueOf(kv.Value)
+		if !ok {
+			return fmt.Sprintf("%s: expected %s, got absent", kv.Key, exp)
+		}
+		if !got.Equal(exp) {
+			return fmt.Sprintf("%s: expected %s, got %s", kv.Key, exp, got)
+		}
+	}
+	return ""
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func quoteList(l []string) string {
+	q := make([]string, len(l))
+	for i, s := range l {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Summary counts results.
+type Summary struct{ Passed, Failed int }
+
+// RunPaths runs every scenario under paths, writing one PASS/FAIL line per
+// scenario (with details for failures; every tick with verbose) and the
+// final "N passed, N failed" line to w.
+func RunPaths(w io.Writer, paths []string, verbose bool) (Summary, error) {
+	var sum Summary
+	files, err := Collect(paths)
+	if err != nil {
+		return sum, err
+	}
+	for _, f := range files {
+		list, err := ParseFile(f)
+		if err != nil {
+			sum.Failed++
+			fmt.Fprintf(w, "FAIL %s\n    %v\n", f, err)
+			continue
+		}
+		for _, s := range list {
+			r := s.Run()
+			if r.Passed {
+				sum.Passed++
+				fmt.Fprintf(w, "PASS %s\n", r.Name)
+			} else {
+				sum.Failed++
+				fmt.Fprintf(w, "FAIL %s\n    %s: %s\n", r.Name, f, r.Failure)
+			}
+			if verbose || !r.Passed {
+				for _, l := range r.Log {
+					if verbose || strings.Contains(l, "node error") {
+						fmt.Fprintln(w, l)
+					}
+				}
+			}
+		}
+	}
+	fmt.Fprintf(w, "%d passed, %d failed\n", sum.Passed, sum.Failed)
+	return sum, nil
+}

@@ -1,0 +1,399 @@
+// Package scenario reads and runs scenario files: declarative tests of
+// behavior trees (scenario.md). A scenario ticks one tree step by step with
+// scripted mock actions and blackboard values, and checks each tick's
+// status, trace of mock events and blackboard. `arbor test` is built on it.
+package scenario
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/internal/rawdoc"
+)
+
+// Scenario is one parsed scenario.
+type Scenario struct {
+	Name        string
+	Description string
+	File        string // the file it was read from
+
+	tree       *rawdoc.Value // inline tree document
+	TreeFile   string        // path relative to File
+	TreeFormat string        // "arbor" (default), "b3" or "btcpp"
+
+	LoadError    string // expected load error text; "" when the tree must load
+	hasLoadError bool
+
+	Mocks      map[string][]arbor.Status
+	Conditions map[string]string
+	Blackboard []KV
+	TickMs     float64
+	Steps      []Step
+
+	Halt         bool
+	HaltTrace    []string
+	hasHaltTrace bool
+}
+
+// KV is a blackboard key and value (nil value: absent/delete).
+type KV struct {
+	Key   string
+	Value any
+}
+
+// Step is one entry of "ticks".
+type Step struct {
+	Set        []KV
+	Delete     []string
+	Repeat     int
+	Status     arbor.Status // Invalid: not checked
+	Trace      []string     // nil: not checked
+	Blackboard []KV         // nil: not checked
+	hasTrace   bool
+}
+
+// TreeLoader loads a tree file of a non-native format into a document.
+type TreeLoader func(path string) (*arbor.Document, error)
+
+// loaders holds the tree formats other packages add (see AddTreeFormat).
+var loaders = map[string]TreeLoader{}
+
+// AddTreeFormat makes treeFormat name loadable through loader. Format
+// packages call it so that scenario files can use their files.
+func AddTreeFormat(name string, loader TreeLoader) { loaders[name] = loader }
+
+// ParseFile reads the scenarios of one file.
+func ParseFile(path string) ([]*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data, arbor.IsYAMLPath(path), path)
+}
+
+// Parse reads scenarios from JSON or YAML data; file names the source for
+// treeFile resolution and messages.
+func Parse(data []byte, yaml bool, file string) ([]*Scenario, error) {
+	v, err := rawdoc.Parse(data, yaml, rawdoc.Limits{})
+	if err != nil {
+		return nil, err
+	}
+	if v.Kind != rawdoc.Object {
+		return nil, fmt.Errorf("a scenario file must be an object, got a %s", v.Kind)
+	}
+	if list := v.Get("scenarios"); list != nil {
+		if len(v.Fields) != 1 {
+			return nil, fmt.Errorf("line %d: a file with \"scenarios\" has no other keys", v.Line)
+		}
+		if list.Kind != rawdoc.List {
+			return nil, fmt.Errorf("line %d: scenarios must be a list", list.Line)
+		}
+		var out []*Scenario
+		for i, sv := range list.List {
+			s, err := parseScenario(sv, file)
+			if err != nil {
+				return nil, fmt.Errorf("scenarios[%d]: %w", i, err)
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	s, err := parseScenario(v, file)
+	if err != nil {
+		return nil, err
+	}
+	return []*Scenario{s}, nil
+}
+
+type fieldErr struct {
+	line int
+	msg  string
+}
+
+func (e *fieldErr) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
+
+func errAt(v *rawdoc.Value, format string, args ...any) error {
+	return &fieldErr{line: v.Line, msg: fmt.Sprintf(format, args...)}
+}
+
+func parseScenario(v *rawdoc.Value, file string) (*Scenario, error) {
+	if v.Kind != rawdoc.Object {
+		return nil, errAt(v, "a scenario must be an object")
+	}
+	s := &Scenario{File: file, TickMs: 100, TreeFormat: "arbor"}
+	for _, f := range v.Fields {
+		val := f.Val
+		var err error
+		switch f.Key {
+		case "name":
+			s.Name, err = str(val, "name")
+		case "description":
+			s.Description, err = str(val, "description")
+		case "comment":
+		case "tree":
+			if val.Kind != rawdoc.Object {
+				err = errAt(val, "tree must be a tree document or a root node")
+			}
+			s.tree = val
+		case "treeFile":
+			s.TreeFile, err = str(val, "treeFile")
+		case "treeFormat":
+			s.TreeFormat, err = str(val, "treeFormat")
+		case "loadError":
+			s.LoadError, err = str(val, "loadError")
+			s.hasLoadError = true
+		case "mocks":
+			s.Mocks, err = parseMocks(val)
+		case "conditions":
+			s.Conditions, err = parseConditions(val)
+		case "blackboard":
+			s.Blackboard, err = parseKVs(val, "blackboard")
+		case "tickMs":
+			if val.Kind != rawdoc.Number || val.Num <= 0 {
+				err = errAt(val, "tickMs must be a number > 0")
+			}
+			s.TickMs = val.Num
+		case "ticks":
+			s.Steps, err = parseSteps(val)
+		case "halt":
+			if val.Kind != rawdoc.Bool {
+				err = errAt(val, "halt must be true or false")
+			}
+			s.Halt = val.Bool
+		case "haltTrace":
+			s.HaltTrace, err = strList(val, "haltTrace")
+			s.hasHaltTrace = true
+		default:
+			err = errAt(val, "unknown scenario field %q", f.Key)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case s.Name == "":
+		return nil, errAt(v, "a scenario needs a name")
+	case s.tree == nil && s.TreeFile == "":
+		return nil, fmt.Errorf("scenario %q: needs tree or treeFile", s.Name)
+	case s.tree != nil && s.TreeFile != "":
+		return nil, fmt.Errorf("scenario %q: has both tree and treeFile", s.Name)
+	case s.hasLoadError && len(s.Steps) > 0:
+		return nil, fmt.Errorf("scenario %q: has both loadError and ticks", s.Name)
+	}
+	return s, nil
+}
+
+func str(v *rawdoc.Value, what string) (string, error) {
+	if v.Kind != rawdoc.String {
+		return "", errAt(v, "%s must be a string", what)
+	}
+	return v.Str, nil
+}
+
+func strList(v *rawdoc.Value, what string) ([]string, error) {
+	if v.Kind != rawdoc.List {
+		return nil, errAt(v, "%s must be a list of strings", what)
+	}
+	out := make([]string, 0, len(v.List))
+	for _, e := range v.List {
+		s, err := str(e, what+" entry")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func parseMocks(v *rawdoc.Value) (map[string][]arbor.Status, error) {
+	if v.Kind != rawdoc.Object {
+		return nil, errAt(v, "mocks must be an object of type name → script")
+	}
+	out := make(map[string][]arbor.Status, len(v.Fields))
+	for _, f := range v.Fields {
+		entries, err := strList(f.Val, "mock script")
+		if err != nil {
+			return nil, err
+		}
+		if len(entries) == 0 {
+			return nil, errAt(f.Val, "mock %q: empty script", f.Key)
+		}
+		for _, e := range entries {
+			st, ok := arbor.ParseStatus(e)
+			if !ok {
+				return nil, errAt(f.Val, "mock %q: script entry %q is not success, failure or running", f.Key, e)
+			}
+			out[f.Key] = append(out[f.Key], st)
+		}
+	}
+	return out, nil
+}
+
+func parseConditions(v *rawdoc.Value) (map[string]string, error) {
+	if v.Kind != rawdoc.Object {
+		return nil, errAt(v, "conditions must be an object of type name → blackboard key")
+	}
+	out := make(map[string]string, len(v.Fields))
+	for _, f := range v.Fields {
+		k, err := str(f.Val, "condition key")
+		if err != nil {
+			return nil, err
+		}
+		out[f.Key] = k
+	}
+	return out, nil
+}
+
+func parseKVs(v *rawdoc.Value, what string) ([]KV, error) {
+	if v.Kind != rawdoc.Object {
+		return nil, errAt(v, "%s must be an object of key → value", what)
+	}
+	out := make([]KV, 0, len(v.Fields))
+	for _, f := range v.Fields {
+		out = append(out, KV{Key: f.Key, Value: f.Val.Interface()})
+	}
+	return out, nil
+}
+
+func parseSteps(v *rawdoc.Value) ([]Step, error) {
+	if v.Kind != rawdoc.List {
+		return nil, errAt(v, "ticks must be a list of steps")
+	}
+	steps := make([]Step, 0, len(v.List))
+	for i, sv := range v.List {
+		if sv.Kind != rawdoc.Object {
+			return nil, errAt(sv, "ticks[%d] must be an object", i)
+		}
+		st := Step{Repeat: 1}
+		for _, f := range sv.Fields {
+			val := f.Val
+			var err error
+			switch f.Key {
+			case "set":
+				st.Set, err = parseKVs(val, "set")
+			case "delete":
+				st.Delete, err = strList(val, "delete")
+			case "repeat":
+				if val.Kind != rawdoc.Number || val.Num < 1 || val.Num != float64(int(val.Num)) || val.Num > 1e7 {
+					err = errAt(val, "repeat must be an integer ≥ 1")
+				}
+				st.Repeat = int(val.Num)
+			case "status":
+				var s string
+				if s, err = str(val, "status"); err == nil {
+					var ok bool
+					if st.Status, ok = arbor.ParseStatus(s); !ok {
+						err = errAt(val, "status must be success, failure or running, got %q", s)
+					}
+				}
+			case "trace":
+				st.Trace, err = strList(val, "trace")
+				st.hasTrace = true
+			case "blackboard":
+				st.Blackboard, err = parseKVs(val, "blackboard")
+			case "comment":
+			default:
+				err = errAt(val, "ticks[%d]: unknown step field %q", i, f.Key)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		steps = append(steps, st)
+	}
+	return steps, nil
+}
+
+// Collect expands paths (files, or directories searched recursively for
+// .json, .yaml and .yml files) into a sorted list of scenario files.
+// Directory entries that are tree files (a tree document, or a file some
+// scenario names as treeFile) are left out.
+func Collect(paths []string) ([]string, error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				return nil
+			}
+			switch strings.ToLower(filepath.Ext(path)) {
+			case ".json", ".yaml", ".yml":
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, withoutTreeFiles(found)...)
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// withoutTreeFiles drops the files that are trees rather than scenarios.
+func withoutTreeFiles(files []string) []string {
+	referenced := map[string]bool{}
+	treeLike := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		v, err := rawdoc.Parse(data, arbor.IsYAMLPath(f), rawdoc.Limits{})
+		if err != nil || v.Kind != rawdoc.Object {
+			continue
+		}
+		if isTreeDocument(v) {
+			treeLike[f] = true
+			continue
+		}
+		list := []*rawdoc.Value{v}
+		if s := v.Get("scenarios"); s != nil && s.Kind == rawdoc.List {
+			list = s.List
+		}
+		for _, s := range list {
+			if tf := s.Get("treeFile"); tf != nil && tf.Kind == rawdoc.String {
+				referenced[filepath.Clean(filepath.Join(filepath.Dir(f), tf.Str))] = true
+			}
+		}
+	}
+	var out []string
+	for _, f := range files {
+		if !treeLike[f] && !referenced[filepath.Clean(f)] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// isTreeDocument reports whether a parsed file is a tree (native or
+// Behavior3 JSON) rather than a scenario.
+func isTreeDocument(v *rawdoc.Value) bool {
+	for _, k := range []string{"name", "scenarios", "ticks", "tree", "treeFile", "loadError"} {
+		if v.Get(k) != nil {
+			return false
+		}
+	}
+	for _, k := range []string{"trees", "type", "nodes", "scope", "root"} {
+		if v.Get(k) != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,395 @@
+package arbor
+
+// tick runs node i for one tick and returns its result. It is the engine's
+// hot path: a switch on the node kind, flat per-agent arrays, no
+// allocation.
+func (a *Agent) tick(i int32) Status {
+	n := &a.tree.nodes[i]
+	if n.guard >= 0 && a.cond(n.guard) != Success {
+		if a.st[i]&stRunning != 0 {
+			a.halt(i)
+		}
+		return Failure
+	}
+	starting := a.st[i]&stRunning == 0
+	if starting && a.tracer != nil {
+		a.emit(Event{Kind: EventStart, Node: i})
+	}
+	var s Status
+	switch n.kind {
+	case kSequence, kSequenceWithMemory:
+		s = a.sequence(n, starting)
+	case kSelector:
+		s = a.selector(n)
+	case kReactiveSequence:
+		s = a.reactive(n, Success)
+	case kReactiveSelector:
+		s = a.reactive(n, Failure)
+	case kParallel:
+		s = a.parallel(n)
+	case kParallelAll:
+		s = a.parallelAll(n)
+	case kInverter:
+		switch s = a.tick(n.kids[0]); s {
+		case Success:
+			s = Failure
+		case Failure:
+			s = Success
+		}
+	case kForceSuccess:
+		if s = a.tick(n.kids[0]); s == Failure {
+			s = Success
+		}
+	case kForceFailure:
+		if s = a.tick(n.kids[0]); s == Success {
+			s = Failure
+		}
+	case kRepeat:
+		if s = a.tick(n.kids[0]); s == Success {
+			a.mem[n.mem]++
+			if n.a <= 0 || a.mem[n.mem] < n.a {
+				s = Running
+			}
+		}
+	case kRetryUntilSuccessful:
+		if s = a.tick(n.kids[0]); s == Failure {
+			a.mem[n.mem]++
+			if n.a < 0 || a.mem[n.mem] < n.a {
+				s = Running
+			}
+		}
+	case kRepeatUntilFailure:
+		switch s = a.tick(n.kids[0]); s {
+		case Failure:
+			s = Success
+		case Success:
+			a.mem[n.mem]++
+			if n.a < 0 || a.mem[n.mem] < n.a {
+				s = Running
+			} else {
+				s = Failure
+			}
+		}
+	case kTimeout:
+		if starting {
+			a.mem[n.mem] = a.now
+		}
+		kid := n.kids[0]
+		if a.st[kid]&stRunning != 0 && a.now-a.mem[n.mem] >= n.a {
+			a.halt(kid)
+			s = Failure
+		} else {
+			s = a.tick(kid)
+		}
+	case kDelay:
+		if starting {
+			a.mem[n.mem] = a.now
+		}
+		s = Running
+		if a.mem[n.mem+1] != 0 || a.now-a.mem[n.mem] >= n.a {
+			a.mem[n.mem+1] = 1
+			s = a.tick(n.kids[0])
+		}
+	case kCooldown:
+		kid := n.kids[0]
+		if a.mem[n.mem] != 0 && a.st[kid]&stRunning == 0 && a.now-a.mem[n.mem+1] < n.a {
+			s = Failure
+		} else if s = a.tick(kid); s != Running {
+			a.mem[n.mem], a.mem[n.mem+1] = 1, a.now
+		}
+	case kLimiter:
+		if n.a > 0 && a.mem[n.mem] >= n.a {
+			s = Failure
+		} else if s = a.tick(n.kids[0]); s != Running {
+			a.mem[n.mem]++
+		}
+	case kRunOnce:
+		if a.mem[n.mem] != 0 {
+			s = Status(a.mem[n.mem])
+		} else if s = a.tick(n.kids[0]); s != Running {
+			a.mem[n.mem] = int64(s)
+			if n.a != 0 {
+				a.mem[n.mem] = n.a
+			}
+		}
+	case kSubTree:
+		s = a.tick(n.kids[0])
+	case kSuccess:
+		s = Success
+	case kFailure:
+		s = Failure
+	case kRunning:
+		s = Running
+	case kWaitTicks:
+		s = Success
+		if a.mem[n.mem] < n.a {
+			a.mem[n.mem]++
+			s = Running
+		}
+	case kWaitMs:
+		if starting {
+			a.mem[n.mem] = a.now
+		}
+		s = Running
+		if a.now-a.mem[n.mem] >= n.a {
+			s = Success
+		}
+	case kCheck:
+		s = a.check(i, n)
+	case kSet:
+		s = a.set(i, n)
+	case kCondition:
+		s = a.condition(i)
+	case kAction:
+		s = a.action(i, n, starting)
+	default:
+		s = Failure
+	}
+	if s == Running {
+		a.st[i] |= stRunning
+	} else {
+		a.st[i] &^= stRunning
+		if n.actW > 0 {
+			clear(a.mem[n.mem : n.mem+n.actW])
+		}
+		if len(a.obs) > 0 && abortable(n.kind) {
+			a.moveObservers(i)
+		}
+		if n.observe {
+			a.register(i, s)
+		}
+	}
+	if a.tracer != nil {
+		a.emit(Event{Kind: EventResult, Node: i, Status: s})
+	}
+	return s
+}
+
+// sequence ticks Sequence and SequenceWithMemory.
+func (a *Agent) sequence(n *node, starting bool) Status {
+	cur := &a.mem[n.mem]
+	if starting && n.kind == kSequenceWithMemory {
+		*cur = a.mem[n.mem+1]
+	}
+	for idx := *cur; int(idx) < len(n.kids); idx++ {
+		switch a.tick(n.kids[idx]) {
+		case Running:
+			*cur = idx
+			return Running
+		case Failure:
+			if n.kind == kSequenceWithMemory {
+				a.mem[n.mem+1] = idx
+			}
+			return Failure
+		}
+	}
+	if n.kind == kSequenceWithMemory {
+		a.mem[n.mem+1] = 0
+	}
+	return Success
+}
+
+// selector ticks Selector: the mirror of Sequence.
+func (a *Agent) selector(n *node) Status {
+	cur := &a.mem[n.mem]
+	for idx := *cur; int(idx) < len(n.kids); idx++ {
+		switch a.tick(n.kids[idx]) {
+		case Running:
+			*cur = idx
+			return Running
+		case Success:
+			return Success
+		}
+	}
+	return Failure
+}
+
+// reactive ticks ReactiveSequence (cont = Success) and ReactiveSelector
+// (cont = Failure): every tick from the first child; the first child whose
+// result is not cont ends the iteration, then the child that was running
+// before, if another, is halted.
+func (a *Agent) reactive(n *node, cont Status) Status {
+	cur := &a.mem[n.mem]
+	for k, c := range n.kids {
+		s := a.tick(c)
+		if s == cont {
+			continue
+		}
+		if prev := int(*cur); prev != k {
+			if p := n.kids[prev]; a.st[p]&stRunning != 0 {
+				a.halt(p)
+			}
+		}
+		if s == Running {
+			*cur = int64(k)
+		}
+		return s
+	}
+	return cont
+}
+
+// parallel ticks Parallel. Words: kept successes, kept failures.
+func (a *Agent) parallel(n *node) Status {
+	nk := int64(len(n.kids))
+	need, maxFail := n.a, n.b
+	if need < 0 {
+		need = nk
+	}
+	if maxFail < 0 {
+		maxFail = nk
+	}
+	succ, fail := &a.mem[n.mem], &a.mem[n.mem+1]
+	var tickFails int64
+	for _, c := range n.kids {
+		if a.st[c]&stKeptMask != 0 {
+			continue
+		}
+		switch a.tick(c) {
+		case Success:
+			a.st[c] |= uint8(Success) << 1
+			if *succ++; *succ >= need {
+				return a.parallelDone(n, Success)
+			}
+		case Failure:
+			// With retryFailed a failure is not kept: failures count
+			// only within this tick, for both the failure threshold and
+			// the "success out of reach" rule.
+			fails := tickFails
+			if n.flag {
+				tickFails++
+				fails = tickFails
+			} else {
+				a.st[c] |= uint8(Failure) << 1
+				*fail++
+				fails = *fail
+			}
+			if (maxFail > 0 && fails >= maxFail) || nk-fails < need {
+				return a.parallelDone(n, Failure)
+			}
+		}
+	}
+	return Running
+}
+
+// parallelDone forgets the children's kept results and halts the running
+// ones, in child order.
+func (a *Agent) parallelDone(n *node, s Status) Status {
+	for _, c := range n.kids {
+		a.st[c] &^= stKeptMask
+		if a.st[c]&stRunning != 0 {
+			a.halt(c)
+		}
+	}
+	return s
+}
+
+// parallelAll ticks ParallelAll. Words: failures, completed children.
+func (a *Agent) parallelAll(n *node) Status {
+	fails, done := &a.mem[n.mem], &a.mem[n.mem+1]
+	for _, c := range n.kids {
+		if a.st[c]&stKeptMask != 0 {
+			continue
+		}
+		switch s := a.tick(c); s {
+		case Success, Failure:
+			a.st[c] |= uint8(s) << 1
+			*done++
+			if s == Failure {
+				*fails++
+			}
+		}
+	}
+	nk := int64(len(n.kids))
+	if *done < nk {
+		return Running
+	}
+	maxF := n.a
+	if maxF < 0 {
+		maxF = nk
+	}
+	s := statusOf(*fails < maxF)
+	return a.parallelDone(n, s)
+}
+
+// cond evaluates a condition tree statelessly: guards, and conditions
+// re-evaluated by observers. No events, no running state.
+func (a *Agent) cond(i int32) Status {
+	n := &a.tree.nodes[i]
+	if n.guard >= 0 && a.cond(n.guard) != Success {
+		return Failure
+	}
+	switch n.kind {
+	case kCheck:
+		return a.check(i, n)
+	case kSuccess:
+		return Success
+	case kFailure:
+		return Failure
+	case kCondition:
+		return a.condition(i)
+	case kInverter:
+		if a.cond(n.kids[0]) == Success {
+			return Failure
+		}
+		return Success
+	case kForceSuccess:
+		a.cond(n.kids[0])
+		return Success
+	case kForceFailure:
+		a.cond(n.kids[0])
+		return Failure
+	case kSequence, kReactiveSequence:
+		for _, c := range n.kids {
+			if a.cond(c) != Success {
+				return Failure
+			}
+		}
+		return Success
+	case kSelector, kReactiveSelector:
+		for _, c := range n.kids {
+			if a.cond(c) == Success {
+				return Success
+			}
+		}
+		return Failure
+	}
+	return Failure
+}
+
+// halt interrupts node i if it is running: its running children first (in
+// child order), then the node itself. A node that is not running is left
+// alone, so each running node is halted exactly once.
+func (a *Agent) halt(i int32) {
+	if a.st[i]&stRunning == 0 {
+		return
+	}
+	n := &a.tree.nodes[i]
+	for _, c := range n.kids {
+		if a.st[c]&stRunning != 0 {
+			a.halt(c)
+		}
+	}
+	a.st[i] &^= stRunning
+	switch n.kind {
+	case kAction:
+		a.callUser(i, callHalt, 0)
+		a.endMemory(n)
+	case kCooldown:
+		a.mem[n.mem], a.mem[n.mem+1] = 1, a.now
+	case kSequenceWithMemory:
+		a.mem[n.mem+1] = 0
+	case kParallel, kParallelAll:
+		for _, c := range n.kids {
+			a.st[c] &^= stKeptMask
+		}
+	}
+	if n.actW > 0 {
+		clear(a.mem[n.mem : n.mem+n.actW])
+	}
+	if len(a.obs) > 0 && abortable(n.kind) {
+		a.dropObserversAt(i)
+	}
+	if a.tracer != nil {
+		a.emit(Event{Kind: EventHalt, Node: i})
+	}
+}

@@ -1,0 +1,46 @@
+package arbor
+
+// EventKind is the kind of a node event reported to a Tracer.
+type EventKind uint8
+
+// The node events, in the vocabulary of scenario traces.
+const (
+	// EventStart: the node was ticked while idle; its activation begins.
+	// Always followed by the node's EventResult.
+	EventStart EventKind = iota + 1
+	// EventResult: the node returned Status on this tick.
+	EventResult
+	// EventHalt: the node was running and has been interrupted.
+	EventHalt
+	// EventAbort: a conditional abort fired. Node is the watched composite
+	// whose running descendants are halted next; Cond is the condition.
+	EventAbort
+)
+
+// String returns "start", "result", "halt" or "abort".
+func (k EventKind) String() string {
+	switch k {
+	case EventStart:
+		return "start"
+	case EventResult:
+		return "result"
+	case EventHalt:
+		return "halt"
+	case EventAbort:
+		return "abort"
+	}
+	return "event"
+}
+
+// Event is one thing that happened to a node of an agent.
+type Event struct {
+	Kind   EventKind
+	Node   int32  // node id in the agent's Tree
+	Status Status // EventResult only
+	Cond   int32  // EventAbort only: the condition that changed
+}
+
+// Tracer receives node events. It is called synchronously from the agent's
+// tick; keep it fast. With no tracer set, the engine pays one nil check per
+// event.
+type Tracer func(a *Agent, e Event)

@@ -1,0 +1,117 @@
+package arbor
+
+// Tree is a compiled, immutable tree definition. Any number of agents share
+// one Tree; all run-time state lives in the Agent.
+//
+// Nodes are stored flat, in pre-order (index 0 is the root), so that "is
+// under" is an index range test and per-agent state is arrays indexed by
+// node number. Guard nodes follow the main tree's nodes.
+type Tree struct {
+	name      string
+	doc       *Document
+	nodes     []node
+	words     int // per-agent memory words (int64)
+	userSlots int // per-agent user-memory slots
+	keySlots  int // agent-scope blackboard slots the tree mentions
+	observers int // condition leaves that can become observers
+	awake     []int32
+}
+
+// node is one compiled node. Hot fields first.
+type node struct {
+	kind    kind
+	abort   Abort
+	observe bool // a condition leaf whose nearest composite has an abort
+	flag    bool // Parallel retryFailed
+	op      op   // Check operator
+	kids    []int32
+	guard   int32 // index of the guard's root, or -1
+	mem     int32 // first word in the agent's memory
+	actW    int32 // number of activation words at mem (cleared on end/halt)
+	umem    int32 // user memory slot, or -1
+	parent  int32
+	comp    int32 // nearest composite ancestor (decorators and subtrees transparent), or -1
+	end     int32 // one past the last node of this node's subtree (pre-order)
+	a, b    int64 // integer parameters (counts, thresholds, durations in ns)
+	key     keyRef
+	val     Value  // Check/Set literal
+	valKey  keyRef // Check/Set "{key}" reference
+	valRef  bool
+	hasTTL  bool
+	user    userNode
+	typ     string // type name as written
+	name    string
+	path    string
+	params  map[string]any
+}
+
+// keyRef is a compiled blackboard key.
+type keyRef struct {
+	id     int32
+	global bool
+}
+
+func (t *Tree) isComposite(i int32) bool {
+	switch t.nodes[i].kind {
+	case kSequence, kSequenceWithMemory, kReactiveSequence, kSelector, kReactiveSelector, kParallel, kParallelAll:
+		return true
+	}
+	return false
+}
+
+// Name returns the name of the tree that runs (the document's main tree).
+func (t *Tree) Name() string { return t.name }
+
+// Document returns the definition the tree was compiled from.
+func (t *Tree) Document() *Document { return t.doc }
+
+// Len returns the number of nodes, subtrees inlined, guards included.
+func (t *Tree) Len() int { return len(t.nodes) }
+
+// NodeInfo describes one compiled node, for tools (debugger, traces).
+type NodeInfo struct {
+	ID       int            // index in the tree, pre-order from the root
+	Type     string         // node type as written (aliases kept)
+	Name     string         // display name ("" when none)
+	Path     string         // path from the main root through inlined subtrees
+	Parent   int            // -1 for the root and for guard roots
+	Children []int          // child ids
+	Guard    int            // guard root id or -1
+	GuardOf  int            // for a guard's root: the guarded node; else -1
+	Abort    Abort          // conditional-abort mode
+	Params   map[string]any // parameters as written
+}
+
+// Label returns the node's name, or its type when it has none.
+func (n NodeInfo) Label() string {
+	if n.Name != "" {
+		return n.Name
+	}
+	return n.Type
+}
+
+// Node returns a description of node id.
+func (t *Tree) Node(id int) NodeInfo {
+	n := &t.nodes[id]
+	info := NodeInfo{ID: id, Type: n.typ, Name: n.name, Path: n.path, Parent: int(n.parent),
+		Guard: int(n.guard), GuardOf: -1, Abort: n.abort, Params: n.params}
+	for _, k := range n.kids {
+		info.Children = append(info.Children, int(k))
+	}
+	if n.parent < 0 && id != 0 {
+		for j := range t.nodes {
+			if int(t.nodes[j].guard) == id {
+				info.GuardOf = j
+			}
+		}
+	}
+	return info
+}
+
+// label returns a node's display label.
+func (n *node) label() string {
+	if n.name != "" {
+		return n.name
+	}
+	return n.typ
+}

@@ -1,0 +1,298 @@
+package arbor
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+)
+
+// Param is a user node parameter that a tree file may give either as a
+// literal or as a blackboard reference "{key}". Declare it as a field of a
+// node's parameter struct:
+//
+//	type MoveTo struct {
+//		Target arbor.Param[string] `arbor:"target,required"`
+//	}
+//
+// and read it with Get, typically in Start (the spec reads references when
+// the node starts). A missing reference is an error: return it and the node
+// fails with the error reported.
+type Param[T any] struct {
+	lit T
+	key Key[T]
+	ref bool
+}
+
+// Lit returns a Param holding a literal value.
+func Lit[T any](v T) Param[T] { return Param[T]{lit: v} }
+
+// Ref returns a Param reading blackboard key name.
+func Ref[T any](name string) Param[T] { return Param[T]{key: NewKey[T](name), ref: true} }
+
+// Get returns the literal, or reads the referenced key from the agent's
+// blackboard.
+func (p Param[T]) Get(c *Ctx) (T, error) {
+	if !p.ref {
+		return p.lit, nil
+	}
+	v, err := p.key.Get(c.Blackboard())
+	if err != nil {
+		return v, fmt.Errorf("parameter {%s}: %w", p.key.name, err)
+	}
+	return v, nil
+}
+
+// IsRef reports whether the parameter is a blackboard reference, and names
+// the key.
+func (p Param[T]) IsRef() (string, bool) { return p.key.name, p.ref }
+
+func (p *Param[T]) setParam(raw any) error {
+	if s, ok := raw.(string); ok {
+		if k, isRef := refKey(s); isRef {
+			*p = Ref[T](k)
+			return nil
+		}
+	}
+	var v T
+	if !convertTo(ValueOf(raw), &v) {
+		return fmt.Errorf("want a %T or a {key} reference, got %s", v, describe(raw))
+	}
+	*p = Lit(v)
+	return nil
+}
+
+type paramSetter interface{ setParam(raw any) error }
+
+var (
+	paramSetterType = reflect.TypeOf((*paramSetter)(nil)).Elem()
+	durationType    = reflect.TypeOf(time.Duration(0))
+)
+
+// paramSchema describes the parameter fields of a user node struct.
+type paramSchema struct {
+	fields []paramField
+}
+
+type paramField struct {
+	index    int
+	name     string
+	required bool
+	def      any // default as a raw value, nil for none
+}
+
+func (s *paramSchema) names() []string {
+	out := make([]string, len(s.fields))
+	for i, f := range s.fields {
+		out[i] = f.name
+	}
+	return out
+}
+
+// schemaOf reads the exported fields of struct N. A field's parameter name
+// is its `arbor:"name"` tag, or the field name with a lower-case first
+// letter; `arbor:"-"` skips a field; options ",required" and
+// ",default=VALUE" (VALUE in JSON, or a bare string) follow the name.
+func schemaOf[N any]() (*paramSchema, error) {
+	t := reflect.TypeOf((*N)(nil)).Elem()
+	s := &paramSchema{}
+	if t.Kind() != reflect.Struct {
+		return s, nil
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		tag := f.Tag.Get("arbor")
+		if tag == "-" {
+			continue
+		}
+		pf := paramField{index: i, name: strings.ToLower(f.Name[:1]) + f.Name[1:]}
+		parts := strings.Split(tag, ",")
+		if parts[0] != "" {
+			pf.name = parts[0]
+		}
+		for _, opt := range parts[1:] {
+			switch {
+			case opt == "required":
+				pf.required = true
+			case strings.HasPrefix(opt, "default="):
+				text := strings.TrimPrefix(opt, "default=")
+				var v any
+				if err := json.Unmarshal([]byte(text), &v); err != nil {
+					v = text
+				}
+				pf.def = v
+			default:
+				return nil, fmt.Errorf("field %s: unknown tag option %q", f.Name, opt)
+			}
+		}
+		if !supportedField(f.Type) {
+			return nil, fmt.Errorf("field %s: unsupported parameter type %s", f.Name, f.Type)
+		}
+		s.fields = append(s.fields, pf)
+	}
+	return s, nil
+}
+
+func supportedField(t reflect.Type) bool {
+	if reflect.PointerTo(t).Implements(paramSetterType) || t == durationType {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64,
+		reflect.Interface:
+		return true
+	case reflect.Slice:
+		return supportedField(t.Elem()) && t.Elem().Kind() != reflect.Slice
+	case reflect.Map:
+		return t.Key().Kind() == reflect.String && supportedField(t.Elem())
+	}
+	return false
+}
+
+// fill sets the fields of v from the node's parameters, reporting problems
+// through pr.
+func (s *paramSchema) fill(v reflect.Value, pr *paramReader) {
+	for _, f := range s.fields {
+		raw, ok := pr.get(f.name)
+		if !ok {
+			if f.required {
+				pr.errf(f.name, "missing required parameter")
+				continue
+			}
+			if f.def == nil {
+				continue
+			}
+			raw = f.def
+		}
+		if err := setField(v.Field(f.index), raw); err != nil {
+			pr.errf(f.name, "%v", err)
+		}
+	}
+}
+
+// setField converts a raw parameter value into a field.
+func setField(fv reflect.Value, raw any) error {
+	if ps, ok := fv.Addr().Interface().(paramSetter); ok {
+		return ps.setParam(raw)
+	}
+	if fv.Type() == durationType {
+		f, ok := ValueOf(raw).Number()
+		if !ok || f < 0 {
+			return fmt.Errorf("want a duration in milliseconds (a number ≥ 0), got %s", describe(raw))
+		}
+		fv.SetInt(int64(f * float64(time.Millisecond)))
+		return nil
+	}
+	switch fv.Kind() {
+	case reflect.Interface:
+		if raw == nil {
+			return nil
+		}
+		rv := reflect.ValueOf(raw)
+		if !rv.Type().AssignableTo(fv.Type()) {
+			return fmt.Errorf("want a %s, got %s", fv.Type(), describe(raw))
+		}
+		fv.Set(rv)
+		return nil
+	case reflect.Slice:
+		list, ok := raw.([]any)
+		if !ok {
+			return fmt.Errorf("want a list, got %s", describe(raw))
+		}
+		out := reflect.MakeSlice(fv.Type(), len(list), len(list))
+		for i, e := range list {
+			if err := setField(out.Index(i), e); err != nil {
+				return fmt.Errorf("element %d: %w", i, err)
+			}
+		}
+		fv.Set(out)
+		return nil
+	case reflect.Map:
+		obj, ok := raw.(map[string]any)
+		if !ok {
+			return fmt.Errorf("want an object, got %s", describe(raw))
+		}
+		out := reflect.MakeMapWithSize(fv.Type(), len(obj))
+		for k, e := range obj {
+			ev := reflect.New(fv.Type().Elem()).Elem()
+			if err := setField(ev, e); err != nil {
+				return fmt.Errorf("member %q: %w", k, err)
+			}
+			out.SetMapIndex(reflect.ValueOf(k), ev)
+		}
+		fv.Set(out)
+		return nil
+	}
+	// Scalars: convert through a typed pointer so that integer fields
+	// accept only exactly representable numbers.
+	ok := false
+	switch p := fv.Addr().Interface().(type) {
+	case *bool:
+		ok = convertTo(ValueOf(raw), p)
+	case *string:
+		ok = convertTo(ValueOf(raw), p)
+	case *int:
+		ok = convertTo(ValueOf(raw), p)
+	case *int8:
+		ok = convertTo(ValueOf(raw), p)
+	case *int16:
+		ok = convertTo(ValueOf(raw), p)
+	case *int32:
+		ok = convertTo(ValueOf(raw), p)
+	case *int64:
+		ok = convertTo(ValueOf(raw), p)
+	case *uint:
+		ok = convertTo(ValueOf(raw), p)
+	case *uint8:
+		ok = convertTo(ValueOf(raw), p)
+	case *uint16:
+		ok = convertTo(ValueOf(raw), p)
+	case *uint32:
+		ok = convertTo(ValueOf(raw), p)
+	case *uint64:
+		ok = convertTo(ValueOf(raw), p)
+	case *float32:
+		ok = convertTo(ValueOf(raw), p)
+	case *float64:
+		ok = convertTo(ValueOf(raw), p)
+	default:
+		// Named scalar types (type Team string): convert via the kind.
+		v := ValueOf(raw)
+		switch fv.Kind() {
+		case reflect.String:
+			if s, isStr := v.Str(); isStr {
+				fv.SetString(s)
+				ok = true
+			}
+		case reflect.Bool:
+			if b, isBool := v.Bool(); isBool {
+				fv.SetBool(b)
+				ok = true
+			}
+		case reflect.Float32, reflect.Float64:
+			if f, isNum := v.Number(); isNum {
+				fv.SetFloat(f)
+				ok = true
+			}
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			if f, isNum := v.Number(); isNum && exactInt(f, -1<<53, 1<<53) {
+				fv.SetInt(int64(f))
+				ok = !fv.OverflowInt(int64(f))
+			}
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			if f, isNum := v.Number(); isNum && exactInt(f, 0, 1<<53) {
+				fv.SetUint(uint64(f))
+				ok = !fv.OverflowUint(uint64(f))
+			}
+		}
+	}
+	if !ok {
+		return fmt.Errorf("want a %s, got %s", fv.Type(), describe(raw))
+	}
+	return nil
+}

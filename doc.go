@@ -1,0 +1,82 @@
+// Package arbor is a behavior tree engine for Go: game servers, simulations
+// and robots tick thousands to millions of agents with it.
+//
+// # Trees and agents
+//
+// A tree definition (a Document of Nodes) is built in Go with the builder
+// functions (Sequence, Selector, Check, Leaf, ...) or loaded from the
+// native JSON/YAML format (ParseJSON, ParseYAML, LoadFile). Compile
+// validates it against a Registry of node types, reporting every problem
+// with the node's path and type, and produces an immutable Tree: the nodes
+// in a flat pre-order array, subtrees inlined. Any number of Agents share
+// one Tree; each Agent keeps its own state in flat arrays indexed by node
+// number (running flags, node memory words, user node memory, observers of
+// conditional aborts) and its Blackboard.
+//
+//	tree, err := arbor.Compile(doc, reg)
+//	agent := arbor.NewAgent(tree, arbor.WithOwner(npc))
+//	status := agent.Tick(now) // now: game time, a time.Duration
+//
+// Ticking is a switch on the node kind over those arrays; it does not
+// allocate. Time is the caller's integer game clock: the engine never reads
+// the wall clock.
+//
+// # Semantics
+//
+// The behaviour of every built-in node, of halting, guards, conditional
+// aborts and the blackboard is the Arbor specification (semantics.md in the
+// repository's spec). Choices the specification leaves open:
+//
+//   - A paused agent's Tick does nothing and returns the root's last result.
+//   - A user action whose Start fails (error or panic) fails without being
+//     ticked, and its End is not called; its memory is cleared.
+//   - Conditions evaluated by a guard or re-evaluated by an abort observer
+//     report errors like any tick (the error handler may see them more than
+//     once per tick).
+//   - Re-evaluating an observer runs only the condition leaf, not a guard
+//     the leaf may have.
+//   - A Sequence or Selector inside a guard may carry abort; it has no
+//     effect there, since guards never create observers.
+//   - Parallel with retryFailed: failures count only within the current
+//     tick, for the failure threshold and for the rule that fails the
+//     Parallel when success is out of reach (kept successes plus children
+//     that did not fail this tick < success).
+//   - Check's value may not be null (use op exists or missing).
+//   - A bare root node document (a node object at the top level) holds one
+//     tree named "root" (BareTreeName).
+//   - Runtime node paths name the main tree, then ".children[i]"/".child"
+//     steps; entering a subtree adds ">Name": "Guard.children[0]>Fight.children[1]".
+//
+// # Blackboard
+//
+// Keys are strings in files; in Go, typed handles (Key[T]) resolved once
+// to integer slots. Keys beginning with "@" are global: one table per
+// standalone agent, or shared through WithGlobals (a Manager shares one
+// among its agents). Values carry their kind (boolean, number, string, or
+// any Go value); numbers are float64 and an integer handle reads them only
+// when exactly representable. A wrong-type read is a *TypeError, never a
+// panic. Values may expire: set at t with ttl d, present while now ≤ t+d.
+//
+// Key names are interned process-wide: an agent's blackboard is an array
+// indexed by key id, sized to the keys its tree mentions (other keys grow
+// it on first write).
+//
+// # User nodes
+//
+// Conditions are plain functions (Registry.ConditionFunc) or types with a
+// Check method (RegisterCondition). Actions are types with a
+// Tick(*Ctx, *M) method, where M is the per-agent memory of the node
+// (RegisterAction); optional Start, End, Halt, Pause and Awake methods are
+// called as the specification's lifecycle says. The registered type's
+// exported fields are its parameters, filled from the tree file and
+// validated when the tree compiles:
+//
+//	type MoveTo struct {
+//		Target arbor.Param[string] `arbor:"target,required"` // literal or "{key}"
+//		Speed  float64             `arbor:"speed,default=1.5"`
+//	}
+//
+// A panic or error in a user node fails that node and is reported, with the
+// node's path, to the agent's error handler (WithErrorHandler; by default
+// log/slog); the agent keeps running.
+package arbor

@@ -1,0 +1,126 @@
+package arbor_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/arborbt/arbor"
+)
+
+// A tree built in Go: attack when an enemy is close, otherwise wait.
+func ExampleCompile() {
+	root := arbor.Selector(
+		arbor.Sequence(
+			arbor.Check("enemyDist", "<", 5),
+			arbor.Set("mode", "attack"),
+		),
+		arbor.Sequence(
+			arbor.Set("mode", "idle"),
+			arbor.WaitTicks(1),
+		),
+	)
+	doc := &arbor.Document{Trees: map[string]*arbor.Node{"guard": root}}
+	tree, err := arbor.Compile(doc, arbor.NewRegistry())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	agent := arbor.NewAgent(tree)
+	dist := arbor.NewKey[float64]("enemyDist")
+	mode := arbor.NewKey[string]("mode")
+	for tick, d := range []float64{9, 9, 3} {
+		dist.Set(agent.Blackboard(), d)
+		status := agent.Tick(time.Duration(tick) * 100 * time.Millisecond)
+		m, _ := mode.Get(agent.Blackboard())
+		fmt.Println(status, m)
+	}
+	// Output:
+	// running idle
+	// success idle
+	// success attack
+}
+
+// A tree loaded from the native JSON format, with a load error reported
+// with the node's path and a suggestion.
+func ExampleParseJSON() {
+	doc, err := arbor.ParseJSON([]byte(`{
+	  "format": "arbor/1",
+	  "main": "Guard",
+	  "trees": {
+	    "Guard": { "type": "Sequence", "children": [
+	      { "type": "Check", "key": "alarm", "op": "==", "value": true },
+	      { "type": "Wiat", "ticks": 2 } ] }
+	  }
+	}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = arbor.Compile(doc, arbor.NewRegistry())
+	fmt.Println(err)
+	// Output:
+	// trees.Guard.children[1] (Wiat, line 7): unknown node type "Wiat" (did you mean "Wait"?)
+}
+
+// MoveTo is an action: its exported fields are parameters read from the
+// tree file; the per-agent memory is moveMem.
+type MoveTo struct {
+	Target arbor.Param[string] `arbor:"target,required"`
+	Steps  int                 `arbor:"steps,default=2"`
+}
+
+type moveMem struct{ walked int }
+
+func (m *MoveTo) Start(c *arbor.Ctx, mem *moveMem) error {
+	target, err := m.Target.Get(c)
+	if err != nil {
+		return err
+	}
+	fmt.Println("walking to", target)
+	return nil
+}
+
+func (m *MoveTo) Tick(c *arbor.Ctx, mem *moveMem) (arbor.Status, error) {
+	if mem.walked < m.Steps {
+		mem.walked++
+		return arbor.Running, nil
+	}
+	return arbor.Success, nil
+}
+
+func (m *MoveTo) End(c *arbor.Ctx, mem *moveMem, s arbor.Status) {
+	fmt.Println("arrived:", s)
+}
+
+// Registering an action with parameters and per-agent memory.
+func ExampleRegisterAction() {
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterAction[MoveTo, moveMem](reg, "MoveTo"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	doc, _ := arbor.ParseYAML([]byte(`
+type: Sequence
+children:
+  - { type: MoveTo, target: "{post}" }
+  - { type: MoveTo, target: gate, steps: 0 }
+`))
+	tree, err := arbor.Compile(doc, reg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	agent := arbor.NewAgent(tree)
+	agent.Blackboard().Set("post", "tower")
+	for i := 1; i <= 3; i++ {
+		fmt.Println("tick", i, agent.Tick(time.Duration(i)*time.Second))
+	}
+	// Output:
+	// walking to tower
+	// tick 1 running
+	// tick 2 running
+	// arrived: success
+	// walking to gate
+	// arrived: success
+	// tick 3 success
+}

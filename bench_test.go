@@ -22,7 +22,7 @@ func (r *runFor) Tick(_ *arbor.Ctx, m *countMem) (arbor.Status, error) {
 	return arbor.Success, nil
 }
 
-func benchGuardTree(b *testing.B) *arbor.Tree {
+func benchGuardTree(b testing.TB) *arbor.Tree {
 	reg := arbor.NewRegistry()
 	if err := arbor.RegisterAction[runFor, countMem](reg, "RunFor"); err != nil {
 		b.Fatal(err)

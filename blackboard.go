@@ -5,11 +5,34 @@ import (
 	"time"
 )
 
-// slot is one blackboard entry. A slot with kind KindNone is absent.
+// slot is one blackboard entry: a Value laid out flat so that writing a
+// number or a boolean touches no pointer field (no write barrier). A slot
+// of kind KindNone is absent.
 type slot struct {
-	v   Value
-	ttl bool  // exp is meaningful
-	exp int64 // present while now ≤ exp (nanoseconds of game time)
+	kind Kind
+	ttl  bool // exp is meaningful
+	num  float64
+	exp  int64 // present while now ≤ exp (nanoseconds of game time)
+	str  string
+	ref  any
+}
+
+func (s *slot) value() Value { return Value{kind: s.kind, num: s.num, str: s.str, ref: s.ref} }
+
+func (s *slot) setScalar(k Kind, f float64) {
+	s.kind, s.num = k, f
+	if s.str != "" {
+		s.str = ""
+	}
+	if s.ref != nil {
+		s.ref = nil
+	}
+}
+
+func (s *slot) setNum(f float64) { s.setScalar(KindNumber, f) }
+
+func (s *slot) set(v Value) {
+	s.kind, s.num, s.str, s.ref = v.kind, v.num, v.str, v.ref
 }
 
 // Globals is the global blackboard scope: keys beginning with "@". A
@@ -53,40 +76,55 @@ func (b *Blackboard) table(global bool) *[]slot {
 	return &b.local
 }
 
-// lookup returns the value of key id, if present and not expired.
-func (b *Blackboard) lookup(id int32, global bool) (Value, bool) {
+// get returns the slot of key id if it holds a value that has not
+// expired, else nil.
+func (b *Blackboard) get(id int32, global bool) *slot {
 	t := b.local
 	if global {
 		t = b.global.slots
 	}
-	if int(id) >= len(t) {
-		return Value{}, false
+	if uint(id) >= uint(len(t)) {
+		return nil
 	}
 	s := &t[id]
-	if s.v.kind == KindNone || (s.ttl && b.now > s.exp) {
-		return Value{}, false
+	if s.kind == KindNone || (s.ttl && b.now > s.exp) {
+		return nil
 	}
-	return s.v, true
+	return s
+}
+
+// lookup returns the value of key id, if present and not expired.
+func (b *Blackboard) lookup(id int32, global bool) (Value, bool) {
+	if s := b.get(id, global); s != nil {
+		return s.value(), true
+	}
+	return Value{}, false
+}
+
+// slot returns the slot of key id for writing, growing the table.
+func (b *Blackboard) slot(id int32, global bool) *slot {
+	tp := b.table(global)
+	if int(id) >= len(*tp) {
+		*tp = growSlots(*tp, int(id)+1)
+	}
+	return &(*tp)[id]
 }
 
 // store writes (or, for a missing Value, deletes) key id.
 func (b *Blackboard) store(id int32, global bool, v Value, hasTTL bool, ttl time.Duration) {
-	tp := b.table(global)
-	t := *tp
-	if int(id) >= len(t) {
-		if v.kind == KindNone {
-			return
+	if v.kind == KindNone {
+		if s := b.get(id, global); s != nil || int(id) < len(*b.table(global)) {
+			s := b.slot(id, global)
+			s.set(Value{})
+			s.ttl = false
 		}
-		t = growSlots(t, int(id)+1)
-		*tp = t
+		return
 	}
-	s := &t[id]
-	s.v = v
+	s := b.slot(id, global)
+	s.set(v)
 	s.ttl = hasTTL
 	if hasTTL {
 		s.exp = b.now + int64(ttl)
-	} else {
-		s.exp = 0
 	}
 }
 
@@ -152,10 +190,10 @@ func (b *Blackboard) Entries() []Entry {
 	collect := func(t []slot) {
 		for id := range t {
 			s := &t[id]
-			if s.v.kind == KindNone || (s.ttl && b.now > s.exp) {
+			if s.kind == KindNone || (s.ttl && b.now > s.exp) {
 				continue
 			}
-			out = append(out, Entry{Key: keyName(int32(id)), Value: s.v, Expires: time.Duration(s.exp), HasTTL: s.ttl})
+			out = append(out, Entry{Key: keyName(int32(id)), Value: s.value(), Expires: time.Duration(s.exp), HasTTL: s.ttl})
 		}
 	}
 	collect(b.local)

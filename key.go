@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // Key is a typed handle to a blackboard entry. It is resolved once, when it
@@ -22,13 +24,50 @@ import (
 type Key[T any] struct {
 	id     int32
 	global bool
+	conv   conv
 	name   string
+}
+
+// conv is how a Key's type maps to blackboard values, decided once by
+// NewKey so that reads and writes need no interface conversion.
+type conv uint8
+
+const (
+	convGeneric conv = iota // through ValueOf / convertTo
+	convFloat64
+	convBool
+	convString
+	convInt
+	convInt64
+	convInt32
+)
+
+func convFor[T any]() conv {
+	t := reflect.TypeOf((*T)(nil)).Elem()
+	switch t.Kind() {
+	case reflect.Float64:
+		return convFloat64
+	case reflect.Bool:
+		return convBool
+	case reflect.String:
+		return convString
+	case reflect.Int:
+		return convInt
+	case reflect.Int64:
+		if t == reflect.TypeOf(time.Duration(0)) {
+			return convGeneric
+		}
+		return convInt64
+	case reflect.Int32:
+		return convInt32
+	}
+	return convGeneric
 }
 
 // NewKey returns the handle for the blackboard key name. Handles are cheap
 // values; create them once (package variables are typical) and reuse them.
 func NewKey[T any](name string) Key[T] {
-	return Key[T]{id: internKey(name), global: isGlobalName(name), name: name}
+	return Key[T]{id: internKey(name), global: isGlobalName(name), conv: convFor[T](), name: name}
 }
 
 // Name returns the key's name.
@@ -54,71 +93,104 @@ func (e *TypeError) Error() string {
 // expired, and a *TypeError when the stored value does not have type T.
 func (k Key[T]) Get(bb *Blackboard) (T, error) {
 	var out T
-	v, ok := bb.lookup(k.id, k.global)
-	if !ok {
+	s := bb.get(k.id, k.global)
+	if s == nil {
 		return out, ErrMissing
 	}
-	if convertTo(v, &out) {
+	if k.conv != convGeneric {
+		if s.readInto(k.conv, unsafe.Pointer(&out)) {
+			return out, nil
+		}
+	} else if convertTo(s.value(), &out) {
 		return out, nil
 	}
-	return out, &TypeError{Key: k.name, Want: fmt.Sprintf("%T", out), Got: v.kind, Val: v}
+	return out, &TypeError{Key: k.name, Want: fmt.Sprintf("%T", out), Got: s.kind, Val: s.value()}
 }
 
 // Has reports whether the key is present (and not expired).
-func (k Key[T]) Has(bb *Blackboard) bool {
-	_, ok := bb.lookup(k.id, k.global)
-	return ok
-}
+func (k Key[T]) Has(bb *Blackboard) bool { return bb.get(k.id, k.global) != nil }
 
 // Set writes the value with no expiry.
 func (k Key[T]) Set(bb *Blackboard, v T) {
-	bb.store(k.id, k.global, valueFrom(v), false, 0)
+	s := bb.slot(k.id, k.global)
+	if k.conv != convGeneric {
+		s.writeFrom(k.conv, unsafe.Pointer(&v))
+	} else {
+		s.set(ValueOf(any(v)))
+	}
+	s.ttl = false
 }
 
 // SetTTL writes the value so that it is present while now ≤ t + ttl, where t
 // is the agent's current time.
 func (k Key[T]) SetTTL(bb *Blackboard, v T, ttl time.Duration) {
-	bb.store(k.id, k.global, valueFrom(v), true, ttl)
+	k.Set(bb, v)
+	s := bb.slot(k.id, k.global)
+	s.ttl, s.exp = true, bb.now+int64(ttl)
+}
+
+// readInto stores the slot's value in *p, a Go value of the type conv c
+// stands for, when the kinds match (and integers are exact).
+func (s *slot) readInto(c conv, p unsafe.Pointer) bool {
+	switch c {
+	case convFloat64:
+		if s.kind == KindNumber {
+			*(*float64)(p) = s.num
+			return true
+		}
+	case convBool:
+		if s.kind == KindBool {
+			*(*bool)(p) = s.num != 0
+			return true
+		}
+	case convString:
+		if s.kind == KindString {
+			*(*string)(p) = s.str
+			return true
+		}
+	case convInt:
+		if s.kind == KindNumber && exactInt(s.num, math.MinInt, math.MaxInt) {
+			*(*int)(p) = int(s.num)
+			return true
+		}
+	case convInt64:
+		if s.kind == KindNumber && exactInt(s.num, math.MinInt64, math.MaxInt64) {
+			*(*int64)(p) = int64(s.num)
+			return true
+		}
+	case convInt32:
+		if s.kind == KindNumber && exactInt(s.num, math.MinInt32, math.MaxInt32) {
+			*(*int32)(p) = int32(s.num)
+			return true
+		}
+	}
+	return false
+}
+
+// writeFrom stores *p, a Go value of the type conv c stands for.
+func (s *slot) writeFrom(c conv, p unsafe.Pointer) {
+	switch c {
+	case convFloat64:
+		s.setNum(*(*float64)(p))
+	case convBool:
+		b := 0.0
+		if *(*bool)(p) {
+			b = 1
+		}
+		s.setScalar(KindBool, b)
+	case convString:
+		s.set(String(*(*string)(p)))
+	case convInt:
+		s.setNum(float64(*(*int)(p)))
+	case convInt64:
+		s.setNum(float64(*(*int64)(p)))
+	case convInt32:
+		s.setNum(float64(*(*int32)(p)))
+	}
 }
 
 // Delete removes the key.
 func (k Key[T]) Delete(bb *Blackboard) { bb.store(k.id, k.global, Value{}, false, 0) }
-
-// valueFrom converts a typed Go value to a Value without allocating for
-// booleans, numbers and strings.
-func valueFrom[T any](v T) Value {
-	switch x := any(v).(type) {
-	case float64:
-		return Number(x)
-	case bool:
-		return Bool(x)
-	case string:
-		return String(x)
-	case int:
-		return Number(float64(x))
-	case int64:
-		return Number(float64(x))
-	case int32:
-		return Number(float64(x))
-	case float32:
-		return Number(float64(x))
-	case uint:
-		return Number(float64(x))
-	case uint64:
-		return Number(float64(x))
-	case uint32:
-		return Number(float64(x))
-	case int16:
-		return Number(float64(x))
-	case int8:
-		return Number(float64(x))
-	case uint16:
-		return Number(float64(x))
-	case uint8:
-		return Number(float64(x))
-	}
-	return ValueOf(any(v))
-}
 
 // convertTo stores v in *out when v has (or, for numbers, exactly fits) the
 // type of *out.

@@ -1,0 +1,145 @@
+package arbor_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/arborbt/arbor"
+)
+
+// driveGuard ticks an agent of the guard tree with the workload's
+// xorshift driver and returns the sequence of root statuses.
+func driveGuard(a *arbor.Agent, seed uint64, ticks int) []arbor.Status {
+	x := seed
+	next := func() uint64 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		return x
+	}
+	bb := a.Blackboard()
+	out := make([]arbor.Status, 0, ticks)
+	for i := 1; i <= ticks; i++ {
+		hpKey.Set(bb, float64(10+next()%100))
+		visibleKey.Set(bb, next()%4 == 0)
+		distKey.Set(bb, float64(next()%10))
+		out = append(out, a.Tick(time.Duration(i)*50*time.Millisecond))
+	}
+	return out
+}
+
+// Agents of one shared tree ticked on many goroutines behave exactly as
+// when ticked one after the other (run with -race).
+func TestConcurrentAgentsShareATree(t *testing.T) {
+	tree := benchGuardTree(t)
+	const agents, ticks = 16, 300
+	serial := make([][]arbor.Status, agents)
+	for i := range serial {
+		serial[i] = driveGuard(arbor.NewAgent(tree), uint64(i+1), ticks)
+	}
+	parallel := make([][]arbor.Status, agents)
+	var wg sync.WaitGroup
+	for i := 0; i < agents; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			parallel[i] = driveGuard(arbor.NewAgent(tree), uint64(i+1), ticks)
+		}(i)
+	}
+	wg.Wait()
+	for i := range serial {
+		if fmt.Sprint(serial[i]) != fmt.Sprint(parallel[i]) {
+			t.Fatalf("agent %d: parallel run differs from serial run", i)
+		}
+	}
+}
+
+// A steady-state tick allocates nothing: engine, built-in nodes, typed
+// blackboard writes and user actions.
+func TestTickDoesNotAllocate(t *testing.T) {
+	a := arbor.NewAgent(benchGuardTree(t))
+	driveGuard(a, 7, 50) // warm up: blackboard slots exist
+	i := 0
+	x := uint64(99)
+	allocs := testing.AllocsPerRun(1000, func() {
+		i++
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		hpKey.Set(a.Blackboard(), float64(10+x%100))
+		visibleKey.Set(a.Blackboard(), x%4 == 0)
+		distKey.Set(a.Blackboard(), float64(x%10))
+		a.Tick(time.Duration(1000+i) * time.Millisecond)
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per tick, want 0", allocs)
+	}
+}
+
+func TestPausedAgentIsNotTicked(t *testing.T) {
+	reg := arbor.NewRegistry()
+	ticks := 0
+	if err := reg.ActionFunc("Count", func(*arbor.Ctx) (arbor.Status, error) { ticks++; return arbor.Running, nil }); err != nil {
+		t.Fatal(err)
+	}
+	tree := mustCompile(t, reg, arbor.Leaf("Count"))
+	a := arbor.NewAgent(tree)
+	if s := a.Tick(time.Second); s != arbor.Running || ticks != 1 {
+		t.Fatalf("first tick: %v, %d ticks", s, ticks)
+	}
+	a.Pause()
+	if s := a.Tick(2 * time.Second); s != arbor.Running || ticks != 1 || !a.Paused() {
+		t.Fatalf("paused tick: status %v, %d ticks, paused %v", s, ticks, a.Paused())
+	}
+	a.Resume()
+	a.Tick(3 * time.Second)
+	if ticks != 2 {
+		t.Fatalf("after resume: %d ticks, want 2", ticks)
+	}
+}
+
+// Reset clears memory that lives over the agent's life (Limiter, RunOnce,
+// Cooldown, SequenceWithMemory); Halt does not.
+func TestResetClearsLifelongMemory(t *testing.T) {
+	cases := []struct {
+		name string
+		root *arbor.Node
+		// statuses before and after the reset
+		before, afterHalt, afterReset arbor.Status
+	}{
+		{"Limiter count", arbor.Limiter(1, arbor.AlwaysSuccess()), arbor.Success, arbor.Failure, arbor.Success},
+		{"RunOnce result", arbor.Inverter(arbor.RunOnce(arbor.Check("flag", "exists"))), arbor.Success, arbor.Success, arbor.Failure},
+		{"Cooldown time", arbor.Cooldown(time.Hour, arbor.AlwaysSuccess()), arbor.Success, arbor.Failure, arbor.Success},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := arbor.NewAgent(mustCompile(t, arbor.NewRegistry(), c.root))
+			if s := a.Tick(time.Second); s != c.before {
+				t.Fatalf("first tick: %v, want %v", s, c.before)
+			}
+			a.Blackboard().Set("flag", true)
+			a.Halt()
+			if s := a.Tick(2 * time.Second); s != c.afterHalt {
+				t.Fatalf("after halt: %v, want %v", s, c.afterHalt)
+			}
+			a.Reset()
+			if s := a.Tick(3 * time.Second); s != c.afterReset {
+				t.Fatalf("after reset: %v, want %v", s, c.afterReset)
+			}
+			if v, ok := a.Blackboard().Lookup("flag"); !ok || v.String() != "true" {
+				t.Fatalf("reset must keep the blackboard, flag = %v", v)
+			}
+		})
+	}
+}
+
+func mustCompile(t testing.TB, reg *arbor.Registry, root *arbor.Node) *arbor.Tree {
+	t.Helper()
+	tree, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"main": root}}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the CLI in-process and returns stdout, stderr and the exit
+// status.
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestTestCommand(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "pass.json", `{"name": "passes", "tree": {"type": "Success"}, "ticks": [{"status": "success", "trace": []}]}`)
+	writeFile(t, dir, "fail.yaml", "name: fails\ntree: {type: Failure}\nticks:\n  - status: success\n")
+	writeFile(t, dir, "broken.json", `{"name": `)
+
+	t.Run("passing file exits 0", func(t *testing.T) {
+		out, _, code := runCLI(t, "test", filepath.Join(dir, "pass.json"))
+		if code != 0 || !strings.Contains(out, "PASS passes") || !strings.HasSuffix(out, "1 passed, 0 failed\n") {
+			t.Fatalf("code %d, output:\n%s", code, out)
+		}
+	})
+	t.Run("directory with failures exits 1 and reports each", func(t *testing.T) {
+		out, _, code := runCLI(t, "test", dir)
+		if code != 1 {
+			t.Fatalf("exit status %d, want 1", code)
+		}
+		for _, want := range []string{"PASS passes", "FAIL fails", "status: expected success, got failure", "FAIL " + filepath.Join(dir, "broken.json"), "1 passed, 2 failed\n"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+		}
+	})
+	t.Run("verbose prints every tick", func(t *testing.T) {
+		out, _, _ := runCLI(t, "test", "-v", filepath.Join(dir, "pass.json"))
+		if !strings.Contains(out, "tick 1 (t=100ms): success []") {
+			t.Fatalf("output:\n%s", out)
+		}
+	})
+	t.Run("no paths is a usage error", func(t *testing.T) {
+		if _, _, code := runCLI(t, "test"); code != 2 {
+			t.Fatalf("exit status %d, want 2", code)
+		}
+	})
+	t.Run("the spec examples pass", func(t *testing.T) {
+		out, _, code := runCLI(t, "test", filepath.Join("..", "..", "testdata", "examples"))
+		if code != 0 || !strings.Contains(out, " passed, 0 failed") {
+			t.Fatalf("code %d:\n%s", code, out)
+		}
+	})
+}
+
+func TestValidateCommand(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.yaml", "type: Sequence\nchildren:\n  - {type: Wait, ticks: 1}\n  - {type: Success}\n")
+	bad := writeFile(t, dir, "bad.json", `{"type": "Sequence", "children": [{"type": "Inverter"}, {"type": "Atack"}]}`)
+	custom := writeFile(t, dir, "custom.json", `{"type": "Sequence", "children": [{"type": "Attack", "power": 3}]}`)
+
+	out, _, code := runCLI(t, "validate", good)
+	if code != 0 || !strings.Contains(out, "ok") || !strings.Contains(out, "3 nodes") {
+		t.Errorf("good file: code %d, output %q", code, out)
+	}
+	out, _, code = runCLI(t, "validate", bad)
+	if code != 1 || !strings.Contains(out, "trees.root.children[0] (Inverter, line 1)") || !strings.Contains(out, `unknown node type "Atack"`) {
+		t.Errorf("bad file: code %d, output %q", code, out)
+	}
+	if strings.Count(out, "\n") != 2 {
+		t.Errorf("want one line per error, got %q", out)
+	}
+	if _, _, code = runCLI(t, "validate", custom); code != 1 {
+		t.Errorf("unknown type without -allow-unknown: code %d, want 1", code)
+	}
+	if out, _, code = runCLI(t, "validate", "-allow-unknown", custom); code != 0 {
+		t.Errorf("-allow-unknown: code %d, output %q", code, out)
+	}
+	if _, _, code = runCLI(t, "validate", filepath.Join(dir, "missing.json")); code != 1 {
+		t.Errorf("missing file: code %d, want 1", code)
+	}
+}
+
+func TestRunCommand(t *testing.T) {
+	dir := t.TempDir()
+	tree := writeFile(t, dir, "t.json", `{"type": "Sequence", "children": [{"type": "Wait", "ticks": 1}, {"type": "Attack"}]}`)
+	out, errOut, code := runCLI(t, "run", tree, "-ticks", "3", "-mock", "Attack=running,success")
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	want := "tick 1 (t=100ms): running\ntick 2 (t=200ms): running\ntick 3 (t=300ms): success\n"
+	if out != want {
+		t.Fatalf("output:\n%s\nwant:\n%s", out, want)
+	}
+	if _, _, code := runCLI(t, "run", tree); code != 1 {
+		t.Errorf("unknown Attack without a mock: code %d, want 1", code)
+	}
+	out, _, code = runCLI(t, "run", "-trace", "-ticks", "1", filepath.Join("..", "..", "examples", "sentry.yaml"))
+	if code != 0 || !strings.Contains(out, "walk to post A:start") {
+		t.Errorf("sentry example: code %d, output %q", code, out)
+	}
+}
+
+func TestUnknownCommand(t *testing.T) {
+	if _, errOut, code := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(errOut, "unknown command") {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+}

@@ -54,6 +54,41 @@ type Blackboard struct {
 	local  []slot
 	global *Globals
 	now    int64
+	// During a Manager tick the global scope is read-only and shared: the
+	// agent's global writes wait in pending (read back by the agent
+	// itself) until the manager applies them in agent order.
+	buffered bool
+	pending  []pendingGlobal
+}
+
+// pendingGlobal is a global write made during a Manager tick.
+type pendingGlobal struct {
+	id int32
+	s  slot
+}
+
+// pendingSlot returns the agent's pending write of global key id, or nil.
+func (b *Blackboard) pendingSlot(id int32) *slot {
+	for i := range b.pending {
+		if b.pending[i].id == id {
+			return &b.pending[i].s
+		}
+	}
+	return nil
+}
+
+// flushPending applies the agent's pending global writes.
+func (b *Blackboard) flushPending() {
+	g := b.global
+	for i := range b.pending {
+		p := &b.pending[i]
+		if int(p.id) >= len(g.slots) {
+			g.slots = growSlots(g.slots, int(p.id)+1)
+		}
+		g.slots[p.id] = p.s
+		p.s = slot{}
+	}
+	b.pending = b.pending[:0]
 }
 
 func newBlackboard(g *Globals, size int) Blackboard {
@@ -81,12 +116,21 @@ func (b *Blackboard) table(global bool) *[]slot {
 func (b *Blackboard) get(id int32, global bool) *slot {
 	t := b.local
 	if global {
+		if b.buffered {
+			if s := b.pendingSlot(id); s != nil {
+				return b.present(s)
+			}
+		}
 		t = b.global.slots
 	}
 	if uint(id) >= uint(len(t)) {
 		return nil
 	}
-	s := &t[id]
+	return b.present(&t[id])
+}
+
+// present returns s if it holds a value that has not expired, else nil.
+func (b *Blackboard) present(s *slot) *slot {
 	if s.kind == KindNone || (s.ttl && b.now > s.exp) {
 		return nil
 	}
@@ -103,6 +147,13 @@ func (b *Blackboard) lookup(id int32, global bool) (Value, bool) {
 
 // slot returns the slot of key id for writing, growing the table.
 func (b *Blackboard) slot(id int32, global bool) *slot {
+	if global && b.buffered {
+		if s := b.pendingSlot(id); s != nil {
+			return s
+		}
+		b.pending = append(b.pending, pendingGlobal{id: id})
+		return &b.pending[len(b.pending)-1].s
+	}
 	tp := b.table(global)
 	if int(id) >= len(*tp) {
 		*tp = growSlots(*tp, int(id)+1)
@@ -113,7 +164,7 @@ func (b *Blackboard) slot(id int32, global bool) *slot {
 // store writes (or, for a missing Value, deletes) key id.
 func (b *Blackboard) store(id int32, global bool, v Value, hasTTL bool, ttl time.Duration) {
 	if v.kind == KindNone {
-		if s := b.get(id, global); s != nil || int(id) < len(*b.table(global)) {
+		if (global && b.buffered) || int(id) < len(*b.table(global)) {
 			s := b.slot(id, global)
 			s.set(Value{})
 			s.ttl = false
@@ -200,4 +251,29 @@ func (b *Blackboard) Entries() []Entry {
 	collect(b.global.slots)
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
+}
+
+// Set writes a global value directly (outside agents' ticks: between
+// Manager ticks, or before agents run); nil deletes.
+func (g *Globals) Set(name string, v any) {
+	if !isGlobalName(name) {
+		name = "@" + name
+	}
+	id := internKey(name)
+	if int(id) >= len(g.slots) {
+		g.slots = growSlots(g.slots, int(id)+1)
+	}
+	s := &g.slots[id]
+	s.set(ValueOf(v))
+	s.ttl = false
+}
+
+// Lookup returns a global value as an agent whose clock is at now would
+// read it. The "@" prefix of name is optional.
+func (g *Globals) Lookup(name string, now time.Duration) (Value, bool) {
+	if !isGlobalName(name) {
+		name = "@" + name
+	}
+	b := Blackboard{global: g, now: int64(now)}
+	return b.lookup(internKey(name), true)
 }

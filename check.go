@@ -37,23 +37,43 @@ func parseOp(s string) (op, bool) {
 // check evaluates a Check node. A missing or expired key (or "{key}"
 // value) fails every operator but missing, without an error report.
 func (a *Agent) check(i int32, n *node) Status {
-	v, ok := a.bb.lookup(n.key.id, n.key.global)
+	s := a.bb.get(n.key.id, n.key.global)
 	switch n.op {
 	case opExists:
-		return statusOf(ok)
+		return statusOf(s != nil)
 	case opMissing:
-		return statusOf(!ok)
+		return statusOf(s == nil)
 	}
-	if !ok {
+	if s == nil {
 		return Failure
+	}
+	// Fast path: a number against a number literal, or a boolean against
+	// a boolean literal with == or !=.
+	if !n.valRef && s.kind == n.val.kind && (s.kind == KindNumber || (s.kind == KindBool && !n.op.ordering())) {
+		x, y := s.num, n.val.num
+		switch n.op {
+		case opEq:
+			return statusOf(x == y)
+		case opNe:
+			return statusOf(x != y)
+		case opLt:
+			return statusOf(x < y)
+		case opLe:
+			return statusOf(x <= y)
+		case opGt:
+			return statusOf(x > y)
+		case opGe:
+			return statusOf(x >= y)
+		}
 	}
 	want := n.val
 	if n.valRef {
+		var ok bool
 		if want, ok = a.bb.lookup(n.valKey.id, n.valKey.global); !ok {
 			return Failure
 		}
 	}
-	r, err := compare(v, n.op, want)
+	r, err := compare(s.value(), n.op, want)
 	if err != nil {
 		a.report(i, fmt.Errorf("check %s %s %s: %w", keyName(n.key.id), n.op, want, err))
 		return Failure

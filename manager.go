@@ -1,0 +1,226 @@
+package arbor
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Manager ticks many agents, of any number of trees, in parallel across a
+// pool of worker goroutines (semantics §9). Ticking is deterministic: the
+// same inputs give the same results whatever the number of workers.
+//
+// During Tick every agent reads the global blackboard scope as it was when
+// the tick began, plus its own writes of this tick; when all agents have
+// ticked, their global writes are applied in ascending agent id order (the
+// last writer wins).
+//
+// Add, Remove, Stop and the agents' own Pause, Resume, Reset and
+// blackboard writes must not run concurrently with Tick; call them between
+// ticks (from the goroutine that calls Tick).
+type Manager struct {
+	agents  []*Agent // ascending id
+	globals *Globals
+	nextID  int
+	workers int
+	errs    func(*NodeError)
+
+	pool    *workerPool
+	closeMu sync.Mutex
+}
+
+// ManagerOption configures NewManager.
+type ManagerOption func(*Manager)
+
+// WithWorkers sets the number of worker goroutines (default GOMAXPROCS; 1
+// ticks on the caller's goroutine).
+func WithWorkers(n int) ManagerOption {
+	return func(m *Manager) {
+		if n > 0 {
+			m.workers = n
+		}
+	}
+}
+
+// WithManagerErrorHandler sets the error handler of every agent added
+// (each agent may still override it with WithErrorHandler). It may be
+// called from several worker goroutines at once.
+func WithManagerErrorHandler(h func(*NodeError)) ManagerOption {
+	return func(m *Manager) { m.errs = h }
+}
+
+// NewManager returns an empty manager with its own global scope.
+func NewManager(opts ...ManagerOption) *Manager {
+	m := &Manager{globals: NewGlobals(), workers: runtime.GOMAXPROCS(0)}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
+
+// Globals returns the global blackboard scope the manager's agents share.
+func (m *Manager) Globals() *Globals { return m.globals }
+
+// Workers returns the number of worker goroutines.
+func (m *Manager) Workers() int { return m.workers }
+
+// Add creates an agent running t, with the manager's global scope, and
+// returns it. Ids are assigned in increasing order.
+func (m *Manager) Add(t *Tree, opts ...AgentOption) *Agent {
+	all := make([]AgentOption, 0, len(opts)+3)
+	all = append(all, WithGlobals(m.globals), WithID(m.nextID))
+	if m.errs != nil {
+		all = append(all, WithErrorHandler(m.errs))
+	}
+	all = append(all, opts...)
+	a := NewAgent(t, all...)
+	a.id = m.nextID
+	a.bb.global = m.globals
+	m.nextID++
+	m.agents = append(m.agents, a)
+	return a
+}
+
+// Remove halts the agent (its running nodes get their halt callbacks) and
+// removes it. It reports whether the agent was in the manager.
+func (m *Manager) Remove(a *Agent) bool {
+	for i, x := range m.agents {
+		if x == a {
+			a.Halt()
+			m.agents = append(m.agents[:i], m.agents[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// Len returns the number of agents.
+func (m *Manager) Len() int { return len(m.agents) }
+
+// Agents returns the agents in ascending id order. The slice is the
+// manager's: do not modify it, and do not keep it across Add or Remove.
+func (m *Manager) Agents() []*Agent { return m.agents }
+
+// Agent returns the agent with the given id, or nil.
+func (m *Manager) Agent(id int) *Agent {
+	lo, hi := 0, len(m.agents)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		switch {
+		case m.agents[mid].id < id:
+			lo = mid + 1
+		case m.agents[mid].id > id:
+			hi = mid
+		default:
+			return m.agents[mid]
+		}
+	}
+	return nil
+}
+
+// Stop halts every agent's running nodes (exactly once each) and stops
+// the worker goroutines. The manager may tick again afterwards; the
+// workers restart on demand.
+func (m *Manager) Stop() {
+	for _, a := range m.agents {
+		a.Halt()
+	}
+	m.Close()
+}
+
+// Close stops the worker goroutines without halting agents.
+func (m *Manager) Close() {
+	m.closeMu.Lock()
+	defer m.closeMu.Unlock()
+	if m.pool != nil {
+		m.pool.close()
+		m.pool = nil
+	}
+}
+
+// chunk is how many agents a worker takes at a time.
+const chunk = 64
+
+// Tick ticks every agent that is not paused at game time now.
+func (m *Manager) Tick(now time.Duration) {
+	n := len(m.agents)
+	for _, a := range m.agents {
+		a.bb.buffered = true
+	}
+	if m.workers <= 1 || n <= chunk {
+		for _, a := range m.agents {
+			a.Tick(now)
+		}
+	} else {
+		if m.pool == nil {
+			m.pool = newWorkerPool(m.workers)
+		}
+		m.pool.run(m.agents, now)
+	}
+	for _, a := range m.agents {
+		a.bb.buffered = false
+		if len(a.bb.pending) > 0 {
+			a.bb.flushPending()
+		}
+	}
+}
+
+// workerPool is a set of goroutines ticking chunks of agents.
+type workerPool struct {
+	jobs chan *tickJob
+	job  tickJob
+	n    int
+}
+
+type tickJob struct {
+	agents []*Agent
+	now    time.Duration
+	next   atomic.Int64
+	wg     sync.WaitGroup
+}
+
+func newWorkerPool(n int) *workerPool {
+	p := &workerPool{jobs: make(chan *tickJob), n: n}
+	for i := 0; i < n; i++ {
+		go p.work()
+	}
+	return p
+}
+
+func (p *workerPool) work() {
+	for j := range p.jobs {
+		j.tickChunks()
+		j.wg.Done()
+	}
+}
+
+// tickChunks takes chunks of agents until none are left.
+func (j *tickJob) tickChunks() {
+	n := int64(len(j.agents))
+	for {
+		lo := j.next.Add(chunk) - chunk
+		if lo >= n {
+			return
+		}
+		hi := min(lo+chunk, n)
+		for _, a := range j.agents[lo:hi] {
+			a.Tick(j.now)
+		}
+	}
+}
+
+// run ticks agents on every worker; the caller's goroutine waits.
+func (p *workerPool) run(agents []*Agent, now time.Duration) {
+	j := &p.job
+	j.agents, j.now = agents, now
+	j.next.Store(0)
+	j.wg.Add(p.n)
+	for i := 0; i < p.n; i++ {
+		p.jobs <- j
+	}
+	j.wg.Wait()
+	j.agents = nil
+}
+
+func (p *workerPool) close() { close(p.jobs) }

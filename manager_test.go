@@ -1,0 +1,148 @@
+package arbor_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/arborbt/arbor"
+)
+
+// runManager ticks n guard agents for ticks ticks with the given workers
+// and returns every agent's status history.
+func runManager(t *testing.T, workers, n, ticks int) [][]arbor.Status {
+	t.Helper()
+	tree := benchGuardTree(t)
+	m := arbor.NewManager(arbor.WithWorkers(workers))
+	defer m.Close()
+	seeds := make([]uint64, n)
+	for i := 0; i < n; i++ {
+		m.Add(tree)
+		seeds[i] = uint64(i + 1)
+	}
+	hist := make([][]arbor.Status, n)
+	next := func(x *uint64) uint64 {
+		*x ^= *x << 13
+		*x ^= *x >> 7
+		*x ^= *x << 17
+		return *x
+	}
+	for tick := 1; tick <= ticks; tick++ {
+		for i, a := range m.Agents() {
+			bb := a.Blackboard()
+			hpKey.Set(bb, float64(10+next(&seeds[i])%100))
+			visibleKey.Set(bb, next(&seeds[i])%4 == 0)
+			distKey.Set(bb, float64(next(&seeds[i])%10))
+		}
+		m.Tick(time.Duration(tick) * 50 * time.Millisecond)
+		for i, a := range m.Agents() {
+			hist[i] = append(hist[i], a.Status())
+		}
+	}
+	return hist
+}
+
+func TestManagerIsDeterministicWhateverTheWorkers(t *testing.T) {
+	want := fmt.Sprint(runManager(t, 1, 500, 40))
+	for _, w := range []int{2, 3, 8} {
+		if got := fmt.Sprint(runManager(t, w, 500, 40)); got != want {
+			t.Fatalf("%d workers: results differ from 1 worker", w)
+		}
+	}
+}
+
+// Every agent reads the global scope as it was when the tick began plus
+// its own writes; writes are applied in ascending agent order.
+func TestManagerGlobalWritesApplyInAgentOrder(t *testing.T) {
+	reg := arbor.NewRegistry()
+	counter := arbor.NewKey[float64]("@counter")
+	seen := map[int]float64{}
+	// Each agent reads @counter, remembers what it saw, and writes its id.
+	err := reg.ActionFunc("Bump", func(c *arbor.Ctx) (arbor.Status, error) {
+		v, err := counter.Get(c.Blackboard())
+		if err != nil {
+			return arbor.Failure, err
+		}
+		counter.Set(c.Blackboard(), float64(c.Agent().ID()))
+		after, _ := counter.Get(c.Blackboard())
+		if after != float64(c.Agent().ID()) {
+			return arbor.Failure, fmt.Errorf("agent does not read its own write")
+		}
+		seen[c.Agent().ID()] = v
+		return arbor.Success, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := mustCompile(t, reg, arbor.Leaf("Bump"))
+	m := arbor.NewManager(arbor.WithWorkers(1))
+	for i := 0; i < 5; i++ {
+		m.Add(tree)
+	}
+	m.Globals().Set("@counter", -1)
+	m.Tick(time.Second)
+	for id, v := range seen {
+		if v != -1 {
+			t.Errorf("agent %d read %v, want the tick's starting value -1", id, v)
+		}
+	}
+	if v, _ := m.Globals().Lookup("@counter", time.Second); v.String() != "4" {
+		t.Errorf("@counter after the tick = %v, want 4 (the last agent's write)", v)
+	}
+	m.Tick(2 * time.Second)
+	if seen[0] != 4 {
+		t.Errorf("second tick read %v, want 4", seen[0])
+	}
+}
+
+// Agents added or removed between ticks are handled; a removed agent's
+// running nodes are halted once.
+func TestManagerAddRemove(t *testing.T) {
+	reg := arbor.NewRegistry()
+	var halts, ticks int
+	if err := arbor.RegisterAction[recorder, struct{}](reg, "Rec"); err != nil {
+		t.Fatal(err)
+	}
+	recHalts, recTicks = &halts, &ticks
+	tree := mustCompile(t, reg, arbor.Leaf("Rec"))
+	m := arbor.NewManager(arbor.WithWorkers(2))
+	defer m.Close()
+	a := m.Add(tree)
+	b := m.Add(tree)
+	m.Tick(time.Second)
+	if ticks != 2 {
+		t.Fatalf("ticks = %d, want 2", ticks)
+	}
+	if !m.Remove(a) || m.Remove(a) {
+		t.Fatal("Remove must succeed once")
+	}
+	if halts != 1 {
+		t.Fatalf("halts = %d, want 1", halts)
+	}
+	c := m.Add(tree)
+	m.Tick(2 * time.Second)
+	if ticks != 4 || m.Len() != 2 || m.Agent(b.ID()) != b || m.Agent(c.ID()) != c || m.Agent(a.ID()) != nil {
+		t.Fatalf("ticks %d, len %d", ticks, m.Len())
+	}
+	b.Pause()
+	m.Tick(3 * time.Second)
+	if ticks != 5 {
+		t.Fatalf("a paused agent was ticked: ticks = %d, want 5", ticks)
+	}
+	m.Stop()
+	if halts != 3 {
+		t.Fatalf("Stop must halt the running agents once each: halts = %d, want 3 (a when removed, then b and c)", halts)
+	}
+}
+
+var recHalts, recTicks *int
+
+// recorder is an action that runs forever and counts ticks and halts.
+type recorder struct{}
+
+func (recorder) Tick(*arbor.Ctx, *struct{}) (arbor.Status, error) {
+	*recTicks++
+	return arbor.Running, nil
+}
+
+func (recorder) Halt(*arbor.Ctx, *struct{}) { *recHalts++ }

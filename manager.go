@@ -143,20 +143,26 @@ func (m *Manager) Close() {
 const chunk = 64
 
 // Tick ticks every agent that is not paused at game time now.
-func (m *Manager) Tick(now time.Duration) {
+func (m *Manager) Tick(now time.Duration) { m.TickWith(now, nil) }
+
+// TickWith is Tick with a function called for each agent right before its
+// tick, on the worker goroutine that ticks it: the place for per-agent
+// sensing (writing the agent's blackboard) in parallel. before must only
+// touch its own agent.
+func (m *Manager) TickWith(now time.Duration, before func(*Agent)) {
 	n := len(m.agents)
 	for _, a := range m.agents {
 		a.bb.buffered = true
 	}
 	if m.workers <= 1 || n <= chunk {
 		for _, a := range m.agents {
-			a.Tick(now)
+			tickOne(a, now, before)
 		}
 	} else {
 		if m.pool == nil {
 			m.pool = newWorkerPool(m.workers)
 		}
-		m.pool.run(m.agents, now)
+		m.pool.run(m.agents, now, before)
 	}
 	for _, a := range m.agents {
 		a.bb.buffered = false
@@ -176,6 +182,7 @@ type workerPool struct {
 type tickJob struct {
 	agents []*Agent
 	now    time.Duration
+	before func(*Agent)
 	next   atomic.Int64
 	wg     sync.WaitGroup
 }
@@ -205,22 +212,33 @@ func (j *tickJob) tickChunks() {
 		}
 		hi := min(lo+chunk, n)
 		for _, a := range j.agents[lo:hi] {
-			a.Tick(j.now)
+			tickOne(a, j.now, j.before)
 		}
 	}
 }
 
 // run ticks agents on every worker; the caller's goroutine waits.
-func (p *workerPool) run(agents []*Agent, now time.Duration) {
+func (p *workerPool) run(agents []*Agent, now time.Duration, before func(*Agent)) {
 	j := &p.job
-	j.agents, j.now = agents, now
+	j.agents, j.now, j.before = agents, now, before
 	j.next.Store(0)
 	j.wg.Add(p.n)
 	for i := 0; i < p.n; i++ {
 		p.jobs <- j
 	}
 	j.wg.Wait()
-	j.agents = nil
+	j.agents, j.before = nil, nil
+}
+
+// tickOne ticks one agent of a manager tick, unless it is paused.
+func tickOne(a *Agent, now time.Duration, before func(*Agent)) {
+	if a.paused {
+		return
+	}
+	if before != nil {
+		before(a)
+	}
+	a.Tick(now)
 }
 
 func (p *workerPool) close() { close(p.jobs) }

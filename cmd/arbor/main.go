@@ -19,6 +19,8 @@ commands:
   test [-v] PATH...        run scenario files or directories of them
   validate FILE            check a tree file; print its errors, or "ok" and its node count
   run FILE [-ticks N]      tick a tree of built-in nodes and print each tick's status
+  bench [-workload guard|wide] [-agents N] [-ticks T] [-workers W] [-json]
+                           compare Arbor with hand-written Go on a standard workload
 
 Run "arbor <command> -h" for a command's flags.
 `
@@ -41,6 +43,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdValidate(rest, stdout, stderr)
 	case "run":
 		return cmdRun(rest, stdout, stderr)
+	case "bench":
+		return cmdBench(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -2,7 +2,9 @@ package arbor
 
 import (
 	"log/slog"
+	"reflect"
 	"time"
+	"unsafe"
 )
 
 // st bits: the per-agent, per-node state byte.
@@ -19,9 +21,10 @@ const (
 // parallel, each on one goroutine at a time.
 type Agent struct {
 	tree   *Tree
-	st     []uint8 // per node: stRunning, kept result
-	mem    []int64 // node memory words
-	umem   []any   // user node memory (*M), one per user node that has some
+	st     []uint8  // per node: stRunning, kept result (in the state block)
+	mem    []int64  // node memory words (in the state block)
+	arena  []uint64 // pointer-free user node memory (in the state block)
+	umem   []any    // user node memory with pointers (*M)
 	obs    []observer
 	obsSeq uint32
 	bb     Blackboard
@@ -74,18 +77,22 @@ func WithID(id int) AgentOption { return func(a *Agent) { a.id = id } }
 // NewAgent binds a new agent to a compiled tree and calls the awake
 // callback of every user node that has one.
 func NewAgent(t *Tree, opts ...AgentOption) *Agent {
-	a := &Agent{
-		tree: t,
-		st:   make([]uint8, len(t.nodes)),
-		mem:  make([]int64, t.words),
-	}
+	a := &Agent{tree: t}
+	// One allocation holds the agent's pointer-free state: the node state
+	// bytes, the node memory words and the user nodes' memory.
+	stWords := (len(t.nodes) + 7) / 8
+	block := make([]uint64, stWords+t.words+t.userWords)
+	base := unsafe.Pointer(unsafe.SliceData(block))
+	a.st = unsafe.Slice((*uint8)(base), len(t.nodes))
+	a.mem = unsafe.Slice((*int64)(unsafe.Add(base, stWords*8)), t.words)
+	a.arena = block[stWords+t.words:]
 	a.bb = newBlackboard(nil, t.keySlots)
 	a.bb.reserve(t.keySlots)
 	if t.userSlots > 0 {
 		a.umem = make([]any, t.userSlots)
 		for i := range t.nodes {
 			n := &t.nodes[i]
-			if n.umem >= 0 {
+			if n.umemHeap {
 				a.umem[n.umem] = n.user.newMemory()
 			}
 		}
@@ -194,10 +201,11 @@ func (a *Agent) Reset() {
 	a.Halt()
 	clear(a.st)
 	clear(a.mem)
+	clear(a.arena)
 	for i := range a.tree.nodes {
 		n := &a.tree.nodes[i]
-		if n.umem >= 0 {
-			n.user.clearMemory(a.umem[n.umem])
+		if n.umemHeap {
+			reflect.ValueOf(a.umem[n.umem]).Elem().SetZero()
 		}
 	}
 	a.status = Invalid
@@ -232,7 +240,7 @@ func (a *Agent) Resume() {
 
 func (a *Agent) notifyPause(paused bool) {
 	for i := range a.tree.nodes {
-		if a.st[i]&stRunning != 0 && a.tree.nodes[i].user != nil {
+		if a.st[i]&stRunning != 0 && a.tree.nodes[i].cb&hasPause != 0 {
 			var p int64
 			if paused {
 				p = 1

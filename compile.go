@@ -133,7 +133,8 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool) *proto {
 		return nil
 	}
 	p := &proto{def: def, t: t, path: path, rel: rel}
-	p.n = node{kind: t.kind, typ: def.Type, name: def.Name, abort: def.Abort, params: def.Params, guard: -1, umem: -1}
+	params := normalizeParams(def.Params)
+	p.n = node{kind: t.kind, typ: def.Type, name: def.Name, abort: def.Abort, params: params, guard: -1, umem: -1}
 
 	// Children.
 	nk := len(def.Children)
@@ -166,7 +167,7 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool) *proto {
 		c.el.add(path, def.Type, def.Line, "a guard may contain only conditions, Inverter, ForceSuccess, ForceFailure and Sequence, Selector, ReactiveSequence or ReactiveSelector; %s is not allowed in a guard", def.Type)
 	}
 
-	pr := &paramReader{def: def, path: path, typ: def.Type, el: c.el}
+	pr := &paramReader{def: def, params: params, path: path, typ: def.Type, el: c.el}
 	c.params(p, pr, nk)
 
 	for i, ch := range def.Children {
@@ -241,7 +242,7 @@ func (c *compiler) params(p *proto, pr *paramReader, nk int) {
 		n.user = t.user(pr)
 	}
 	if t.anyParams {
-		for name := range p.def.Params {
+		for name := range pr.params {
 			pr.get(name)
 		}
 	}
@@ -430,12 +431,21 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 		act, life := memory(n.kind)
 		n.mem, n.actW = int32(t.words), act
 		t.words += int(act + life)
-		if n.user != nil && n.user.hasMemory() {
-			n.umem = int32(t.userSlots)
-			t.userSlots++
-		}
-		if n.user != nil && n.user.hasAwake() {
-			t.awake = append(t.awake, i)
+		if n.user != nil {
+			n.cb = n.user.callbacks()
+			n.keepMem = n.user.keepMemory()
+			switch words, ptrs := n.user.memory(); {
+			case words == 0:
+			case ptrs:
+				n.umem, n.umemHeap = int32(t.userSlots), true
+				t.userSlots++
+			default:
+				n.umem, n.umemW = int32(t.userWords), int32(words)
+				t.userWords += words
+			}
+			if n.cb&hasAwake != 0 {
+				t.awake = append(t.awake, i)
+			}
 		}
 	}
 	for _, k := range []keyRef{n.key, n.valKey} {
@@ -475,4 +485,36 @@ func isConditionKind(k kind) bool {
 		return true
 	}
 	return false
+}
+
+// normalizeParams converts parameter values to the raw types of files:
+// every Go number becomes a float64, recursively through lists and maps.
+func normalizeParams(in map[string]any) map[string]any {
+	if in == nil {
+		return nil
+	}
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		out[k] = normalizeValue(v)
+	}
+	return out
+}
+
+func normalizeValue(v any) any {
+	switch t := v.(type) {
+	case nil, bool, string, float64:
+		return v
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = normalizeValue(e)
+		}
+		return out
+	case map[string]any:
+		return normalizeParams(t)
+	}
+	if x := ValueOf(v); x.kind == KindNumber {
+		return x.num
+	}
+	return v
 }

@@ -10,11 +10,12 @@ import (
 // paramReader reads and validates one node's parameters while a tree
 // compiles, recording every problem with the node's path.
 type paramReader struct {
-	def  *Node
-	path string
-	typ  string
-	el   *errList
-	used map[string]bool
+	def    *Node
+	params map[string]any // def.Params normalized (numbers as float64)
+	path   string
+	typ    string
+	el     *errList
+	used   map[string]bool
 }
 
 func (r *paramReader) errf(param, format string, args ...any) {
@@ -27,7 +28,7 @@ func (r *paramReader) errf(param, format string, args ...any) {
 
 // get returns a parameter's raw value and marks it used.
 func (r *paramReader) get(name string) (any, bool) {
-	v, ok := r.def.Params[name]
+	v, ok := r.params[name]
 	if ok {
 		if r.used == nil {
 			r.used = make(map[string]bool)
@@ -39,7 +40,7 @@ func (r *paramReader) get(name string) (any, bool) {
 
 // has reports whether the parameter is given.
 func (r *paramReader) has(name string) bool {
-	_, ok := r.def.Params[name]
+	_, ok := r.params[name]
 	return ok
 }
 
@@ -135,7 +136,7 @@ func (r *paramReader) boolean(name string, def bool) bool {
 // finish reports every parameter that was given but not read.
 func (r *paramReader) finish(known []string) {
 	var unknown []string
-	for name := range r.def.Params {
+	for name := range r.params {
 		if !r.used[name] {
 			unknown = append(unknown, name)
 		}

@@ -372,7 +372,9 @@ func (a *Agent) halt(i int32) {
 	a.st[i] &^= stRunning
 	switch n.kind {
 	case kAction:
-		a.callUser(i, callHalt, 0)
+		if n.cb&hasHalt != 0 {
+			a.callUser(i, callHalt, 0)
+		}
 		a.endMemory(n)
 	case kCooldown:
 		a.mem[n.mem], a.mem[n.mem+1] = 1, a.now

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"time"
+	"unsafe"
 )
 
 // Ctx is what user node callbacks receive: the agent, its clock and
@@ -117,12 +118,11 @@ func RegisterAction[N any, M any, P interface {
 	if err != nil {
 		return fmt.Errorf("register action %q: %w", name, err)
 	}
-	memSize := reflect.TypeOf((*M)(nil)).Elem().Size()
 	return r.add(&nodeType{name: name, kind: kAction, shape: shapeLeaf, params: schema.names(), anyParams: o.anyParams,
 		user: func(pr *paramReader) userNode {
 			n := new(N)
 			schema.fill(reflect.ValueOf(n).Elem(), pr)
-			return newActionNode[M](P(n), memSize > 0, o.keepMemory)
+			return newActionNode[M](P(n), o.keepMemory)
 		}})
 }
 
@@ -133,18 +133,17 @@ func RegisterAction[N any, M any, P interface {
 // given, every parameter must be one of params.
 func RegisterActionFactory[M any](r *Registry, name string, params []string, build func(params map[string]any) (Action[M], error), opts ...TypeOption) error {
 	o := applyOptions(opts)
-	memSize := reflect.TypeOf((*M)(nil)).Elem().Size()
 	return r.add(&nodeType{name: name, kind: kAction, shape: shapeLeaf, params: params, anyParams: o.anyParams,
 		user: func(pr *paramReader) userNode {
 			for _, p := range params {
 				pr.get(p)
 			}
-			act, err := build(pr.def.Params)
+			act, err := build(pr.params)
 			if err != nil {
 				pr.errf("", "%v", err)
 				return nil
 			}
-			return newActionNode[M](act, memSize > 0, o.keepMemory)
+			return newActionNode[M](act, o.keepMemory)
 		}})
 }
 
@@ -157,7 +156,7 @@ func RegisterConditionFactory(r *Registry, name string, params []string, build f
 			for _, p := range params {
 				pr.get(p)
 			}
-			c, err := build(pr.def.Params)
+			c, err := build(pr.params)
 			if err != nil {
 				pr.errf("", "%v", err)
 				return nil
@@ -171,7 +170,7 @@ func RegisterConditionFactory(r *Registry, name string, params []string, build f
 func (r *Registry) ActionFunc(name string, fn func(c *Ctx) (Status, error), opts ...TypeOption) error {
 	o := applyOptions(opts)
 	return r.add(&nodeType{name: name, kind: kAction, shape: shapeLeaf, anyParams: o.anyParams,
-		user: func(*paramReader) userNode { return newActionNode[struct{}](actionFunc(fn), false, false) }})
+		user: func(*paramReader) userNode { return newActionNode[struct{}](actionFunc(fn), false) }})
 }
 
 func applyOptions(opts []TypeOption) typeOptions {
@@ -190,40 +189,55 @@ type actionFunc func(c *Ctx) (Status, error)
 
 func (f actionFunc) Tick(c *Ctx, _ *struct{}) (Status, error) { return f(c) }
 
-// userNode is the engine's view of a registered node.
+// userNode is the engine's view of a registered node. mem points to the
+// node's memory M for the agent (nil when M is empty).
 type userNode interface {
-	start(c *Ctx, mem any) error
-	tick(c *Ctx, mem any) (Status, error)
-	end(c *Ctx, mem any, s Status)
-	halt(c *Ctx, mem any)
-	pause(c *Ctx, mem any, paused bool)
-	awake(c *Ctx, mem any)
-	hasMemory() bool
-	hasAwake() bool
+	start(c *Ctx, mem unsafe.Pointer) error
+	tick(c *Ctx, mem unsafe.Pointer) (Status, error)
+	end(c *Ctx, mem unsafe.Pointer, s Status)
+	halt(c *Ctx, mem unsafe.Pointer)
+	pause(c *Ctx, mem unsafe.Pointer, paused bool)
+	awake(c *Ctx, mem unsafe.Pointer)
+	// callbacks reports which optional callbacks exist.
+	callbacks() callbackSet
+	// memory describes M: its size in 8-byte words, and whether it holds
+	// pointers (then it lives on the heap, not in the agent's arena).
+	memory() (words int, pointers bool)
 	keepMemory() bool
 	newMemory() any
-	clearMemory(mem any)
+	pointer(mem any) unsafe.Pointer
 }
+
+// callbackSet is the set of optional callbacks a user node implements.
+type callbackSet uint8
+
+const (
+	hasStart callbackSet = 1 << iota
+	hasEnd
+	hasHalt
+	hasPause
+	hasAwake
+)
 
 type conditionNode struct{ c Condition }
 
-func (n conditionNode) start(*Ctx, any) error { return nil }
-func (n conditionNode) tick(c *Ctx, _ any) (Status, error) {
+func (n conditionNode) start(*Ctx, unsafe.Pointer) error { return nil }
+func (n conditionNode) tick(c *Ctx, _ unsafe.Pointer) (Status, error) {
 	ok, err := n.c.Check(c)
 	if err != nil {
 		return Failure, err
 	}
 	return statusOf(ok), nil
 }
-func (conditionNode) end(*Ctx, any, Status) {}
-func (conditionNode) halt(*Ctx, any)        {}
-func (conditionNode) pause(*Ctx, any, bool) {}
-func (conditionNode) awake(*Ctx, any)       {}
-func (conditionNode) hasMemory() bool       { return false }
-func (conditionNode) hasAwake() bool        { return false }
-func (conditionNode) keepMemory() bool      { return false }
-func (conditionNode) newMemory() any        { return nil }
-func (conditionNode) clearMemory(any)       {}
+func (conditionNode) end(*Ctx, unsafe.Pointer, Status) {}
+func (conditionNode) halt(*Ctx, unsafe.Pointer)        {}
+func (conditionNode) pause(*Ctx, unsafe.Pointer, bool) {}
+func (conditionNode) awake(*Ctx, unsafe.Pointer)       {}
+func (conditionNode) callbacks() callbackSet           { return 0 }
+func (conditionNode) memory() (int, bool)              { return 0, false }
+func (conditionNode) keepMemory() bool                 { return false }
+func (conditionNode) newMemory() any                   { return nil }
+func (conditionNode) pointer(any) unsafe.Pointer       { return nil }
 
 // actionNode adapts an Action[M] and its optional callbacks.
 type actionNode[M any] struct {
@@ -233,13 +247,16 @@ type actionNode[M any] struct {
 	ha    halter[M]
 	pa    pauser[M]
 	aw    awaker[M]
-	mem   bool
+	words int
+	ptrs  bool
 	keep  bool
-	dummy *M // memory passed to actions without any
+	dummy *M // memory passed when M is empty
 }
 
-func newActionNode[M any](act Action[M], hasMem, keep bool) *actionNode[M] {
-	n := &actionNode[M]{act: act, mem: hasMem, keep: keep, dummy: new(M)}
+func newActionNode[M any](act Action[M], keep bool) *actionNode[M] {
+	t := reflect.TypeOf((*M)(nil)).Elem()
+	n := &actionNode[M]{act: act, keep: keep, dummy: new(M),
+		words: int((t.Size() + 7) / 8), ptrs: hasPointers(t)}
 	n.st, _ = act.(starter[M])
 	n.en, _ = act.(ender[M])
 	n.ha, _ = act.(halter[M])
@@ -248,49 +265,62 @@ func newActionNode[M any](act Action[M], hasMem, keep bool) *actionNode[M] {
 	return n
 }
 
-func (n *actionNode[M]) m(mem any) *M {
-	if p, ok := mem.(*M); ok {
-		return p
+// hasPointers reports whether values of t contain pointers.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Chan, reflect.Func,
+		reflect.Interface, reflect.String, reflect.UnsafePointer:
+		return true
 	}
-	return n.dummy
+	return false
 }
 
-func (n *actionNode[M]) start(c *Ctx, mem any) error {
-	if n.st == nil {
-		return nil
+func (n *actionNode[M]) m(p unsafe.Pointer) *M {
+	if p == nil {
+		return n.dummy
 	}
-	return n.st.Start(c, n.m(mem))
+	return (*M)(p)
 }
-func (n *actionNode[M]) tick(c *Ctx, mem any) (Status, error) { return n.act.Tick(c, n.m(mem)) }
-func (n *actionNode[M]) end(c *Ctx, mem any, s Status) {
+
+func (n *actionNode[M]) start(c *Ctx, p unsafe.Pointer) error { return n.st.Start(c, n.m(p)) }
+func (n *actionNode[M]) tick(c *Ctx, p unsafe.Pointer) (Status, error) {
+	return n.act.Tick(c, n.m(p))
+}
+func (n *actionNode[M]) end(c *Ctx, p unsafe.Pointer, s Status)  { n.en.End(c, n.m(p), s) }
+func (n *actionNode[M]) halt(c *Ctx, p unsafe.Pointer)           { n.ha.Halt(c, n.m(p)) }
+func (n *actionNode[M]) pause(c *Ctx, p unsafe.Pointer, pp bool) { n.pa.Pause(c, n.m(p), pp) }
+func (n *actionNode[M]) awake(c *Ctx, p unsafe.Pointer)          { n.aw.Awake(c, n.m(p)) }
+func (n *actionNode[M]) memory() (int, bool)                     { return n.words, n.ptrs }
+func (n *actionNode[M]) keepMemory() bool                        { return n.keep }
+func (n *actionNode[M]) newMemory() any                          { return new(M) }
+func (n *actionNode[M]) pointer(mem any) unsafe.Pointer          { return unsafe.Pointer(mem.(*M)) }
+func (n *actionNode[M]) callbacks() callbackSet {
+	var s callbackSet
+	if n.st != nil {
+		s |= hasStart
+	}
 	if n.en != nil {
-		n.en.End(c, n.m(mem), s)
+		s |= hasEnd
 	}
-}
-func (n *actionNode[M]) halt(c *Ctx, mem any) {
 	if n.ha != nil {
-		n.ha.Halt(c, n.m(mem))
+		s |= hasHalt
 	}
-}
-func (n *actionNode[M]) pause(c *Ctx, mem any, p bool) {
 	if n.pa != nil {
-		n.pa.Pause(c, n.m(mem), p)
+		s |= hasPause
 	}
-}
-func (n *actionNode[M]) awake(c *Ctx, mem any) {
 	if n.aw != nil {
-		n.aw.Awake(c, n.m(mem))
+		s |= hasAwake
 	}
-}
-func (n *actionNode[M]) hasMemory() bool  { return n.mem }
-func (n *actionNode[M]) hasAwake() bool   { return n.aw != nil }
-func (n *actionNode[M]) keepMemory() bool { return n.keep }
-func (n *actionNode[M]) newMemory() any   { return new(M) }
-func (n *actionNode[M]) clearMemory(mem any) {
-	if p, ok := mem.(*M); ok {
-		var zero M
-		*p = zero
-	}
+	return s
 }
 
 // userCall selects a callback for callUser.
@@ -309,10 +339,7 @@ const (
 // a reported NodeError and a Failure.
 func (a *Agent) callUser(i int32, call userCall, arg int64) (s Status) {
 	n := &a.tree.nodes[i]
-	var mem any
-	if n.umem >= 0 {
-		mem = a.umem[n.umem]
-	}
+	mem := a.userMem(n)
 	a.ctx.node = i
 	c := &a.ctx
 	defer func() {
@@ -350,6 +377,17 @@ func (a *Agent) callUser(i int32, call userCall, arg int64) (s Status) {
 	return s
 }
 
+// userMem returns a pointer to the agent's memory of user node n, or nil.
+func (a *Agent) userMem(n *node) unsafe.Pointer {
+	switch {
+	case n.umem < 0:
+		return nil
+	case n.umemHeap:
+		return n.user.pointer(a.umem[n.umem])
+	}
+	return unsafe.Pointer(&a.arena[n.umem])
+}
+
 // condition ticks a user condition.
 func (a *Agent) condition(i int32) Status {
 	return a.callUser(i, callTick, 0)
@@ -357,13 +395,15 @@ func (a *Agent) condition(i int32) Status {
 
 // action ticks a user action through its lifecycle.
 func (a *Agent) action(i int32, n *node, starting bool) Status {
-	if starting && a.callUser(i, callStart, 0) == Failure {
+	if starting && n.cb&hasStart != 0 && a.callUser(i, callStart, 0) == Failure {
 		a.endMemory(n)
 		return Failure
 	}
 	s := a.callUser(i, callTick, 0)
 	if s != Running {
-		a.callUser(i, callEnd, int64(s))
+		if n.cb&hasEnd != 0 {
+			a.callUser(i, callEnd, int64(s))
+		}
 		a.endMemory(n)
 	}
 	return s
@@ -371,7 +411,12 @@ func (a *Agent) action(i int32, n *node, starting bool) Status {
 
 // endMemory clears an action's memory at the end of an activation.
 func (a *Agent) endMemory(n *node) {
-	if n.umem >= 0 && !n.user.keepMemory() {
-		n.user.clearMemory(a.umem[n.umem])
+	if n.umem < 0 || n.keepMem {
+		return
 	}
+	if n.umemHeap {
+		reflect.ValueOf(a.umem[n.umem]).Elem().SetZero()
+		return
+	}
+	clear(a.arena[n.umem : n.umem+n.umemW])
 }

@@ -149,31 +149,29 @@ func (v Value) Equal(w Value) bool {
 }
 
 // deepEqual compares lists and maps deeply, with numbers compared by value
-// whatever their Go type (a []any from a file against a []int from Go).
+// whatever their Go type (a []any from a file equals a []int from Go).
 func deepEqual(a, b any) bool {
-	switch x := a.(type) {
-	case []any:
-		y, ok := b.([]any)
-		if !ok {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	list := func(v reflect.Value) bool { return v.Kind() == reflect.Slice || v.Kind() == reflect.Array }
+	dict := func(v reflect.Value) bool { return v.Kind() == reflect.Map && v.Type().Key().Kind() == reflect.String }
+	switch {
+	case list(va) && list(vb):
+		if va.Len() != vb.Len() {
 			return false
 		}
-		if len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !ValueOf(x[i]).Equal(ValueOf(y[i])) {
+		for i := 0; i < va.Len(); i++ {
+			if !ValueOf(va.Index(i).Interface()).Equal(ValueOf(vb.Index(i).Interface())) {
 				return false
 			}
 		}
 		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
+	case dict(va) && dict(vb):
+		if va.Len() != vb.Len() {
 			return false
 		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !ValueOf(xv).Equal(ValueOf(yv)) {
+		for _, k := range va.MapKeys() {
+			w := vb.MapIndex(reflect.ValueOf(k.String()).Convert(vb.Type().Key()))
+			if !w.IsValid() || !ValueOf(va.MapIndex(k).Interface()).Equal(ValueOf(w.Interface())) {
 				return false
 			}
 		}
@@ -197,7 +195,10 @@ func (v Value) String() string {
 	return fmt.Sprint(v.ref)
 }
 
-// exactInt reports whether f is an integer within [lo, hi].
+// exactInt reports whether f is an integer within [lo, hi], where lo and
+// hi are an integer type's bounds. The upper test is f < hi+1 because
+// float64(hi) rounds up to a power of two for 64-bit types (2^63 is not an
+// int64).
 func exactInt(f float64, lo, hi float64) bool {
-	return f == math.Trunc(f) && f >= lo && f <= hi
+	return f == math.Trunc(f) && f >= lo && f < hi+1
 }

@@ -108,7 +108,7 @@ func (p *jsonParser) literal(word string) error {
 func (p *jsonParser) enter() error {
 	p.depth++
 	if p.depth > p.lim.MaxDepth {
-		return p.errf("nesting deeper than the limit of %d", p.lim.MaxDepth)
+		return p.errf("nesting depth over the limit of %d", p.lim.MaxDepth)
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ type yamlConverter struct {
 
 func (c *yamlConverter) convert(n *yaml.Node, depth int) (*Value, error) {
 	if depth > c.lim.MaxDepth {
-		return nil, &SyntaxError{Line: n.Line, Msg: fmt.Sprintf("nesting deeper than the limit of %d", c.lim.MaxDepth)}
+		return nil, &SyntaxError{Line: n.Line, Msg: fmt.Sprintf("nesting depth over the limit of %d", c.lim.MaxDepth)}
 	}
 	// Aliases can expand a small file into a huge tree; count every node.
 	c.nodes++

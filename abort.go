@@ -5,6 +5,7 @@ package arbor
 type observer struct {
 	cond    int32  // the condition leaf
 	at      int32  // the composite it sits at (C, or where it moved up to)
+	branch  int32  // index of at's child that contains the condition
 	seq     uint32 // registration order
 	mode    Abort
 	result  Status // the leaf's remembered result
@@ -26,7 +27,18 @@ func (a *Agent) register(leaf int32, result Status) {
 	c := a.tree.nodes[leaf].comp
 	mode := a.tree.nodes[c].abort
 	a.obsSeq++
-	a.obs = append(a.obs, observer{cond: leaf, at: c, seq: a.obsSeq, mode: mode, result: result, waiting: mode == AbortLower})
+	a.obs = append(a.obs, observer{cond: leaf, at: c, branch: a.branchOf(c, leaf), seq: a.obsSeq, mode: mode, result: result, waiting: mode == AbortLower})
+}
+
+// branchOf returns the index of x's child whose subtree holds node i.
+func (a *Agent) branchOf(x, i int32) int32 {
+	nodes := a.tree.nodes
+	for k, c := range nodes[x].kids {
+		if i >= c && i < nodes[c].end {
+			return int32(k)
+		}
+	}
+	return -1
 }
 
 // removeObservers deletes the observers drop selects, keeping the order of
@@ -94,6 +106,7 @@ func (a *Agent) moveObservers(x int32) {
 			return true
 		}
 		o.at, o.mode, o.waiting = p, mode, false
+		o.branch = a.branchOf(p, o.cond)
 		return false
 	})
 }
@@ -119,7 +132,9 @@ func (a *Agent) reevaluate() {
 		}
 		o := a.obs[k]
 		last = o.seq
-		if o.waiting || a.evalLeaf(o.cond) == o.result {
+		// An observer watches its composite only while that composite
+		// runs a later child than the one holding the condition.
+		if o.waiting || a.mem[nodes[o.at].mem] <= int64(o.branch) || a.evalLeaf(o.cond) == o.result {
 			continue
 		}
 		t := o.at
@@ -134,12 +149,7 @@ func (a *Agent) reevaluate() {
 		}
 		end := tn.end
 		a.removeObservers(func(ob *observer) bool { return ob.cond > t && ob.cond < end })
-		for idx, c := range tn.kids {
-			if o.cond >= c && o.cond < nodes[c].end {
-				a.mem[tn.mem] = int64(idx)
-				break
-			}
-		}
+		a.mem[tn.mem] = int64(o.branch)
 	}
 }
 

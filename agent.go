@@ -82,9 +82,12 @@ func NewAgent(t *Tree, opts ...AgentOption) *Agent {
 	// bytes, the node memory words and the user nodes' memory.
 	stWords := (len(t.nodes) + 7) / 8
 	block := make([]uint64, stWords+t.words+t.userWords)
-	base := unsafe.Pointer(unsafe.SliceData(block))
-	a.st = unsafe.Slice((*uint8)(base), len(t.nodes))
-	a.mem = unsafe.Slice((*int64)(unsafe.Add(base, stWords*8)), t.words)
+	if stWords > 0 {
+		a.st = unsafe.Slice((*uint8)(unsafe.Pointer(&block[0])), len(t.nodes))
+	}
+	if t.words > 0 {
+		a.mem = unsafe.Slice((*int64)(unsafe.Pointer(&block[stWords])), t.words)
+	}
 	a.arena = block[stWords+t.words:]
 	a.bb = newBlackboard(nil, t.keySlots)
 	a.bb.reserve(t.keySlots)

@@ -86,6 +86,10 @@ func readLimited(path string, max int) ([]byte, error) {
 	return data, nil
 }
 
+func init() {
+	rawdoc.DecodeTree = func(v *rawdoc.Value) (any, error) { return decodeDocument(v) }
+}
+
 // DecodeDocument decodes a native document already parsed into plain Go
 // values (map[string]any, []any, string, float64, bool, nil), for programs
 // that embed trees in their own configuration files.
@@ -109,6 +113,9 @@ func decodeDocument(v *rawdoc.Value) (*Document, error) {
 		el.add("", "", v.Line, "a tree document must be an object, got a %s", v.Kind)
 		return nil, el.err()
 	}
+	for _, d := range v.Dups {
+		el.add(d.Key, "", d.Line, "duplicate key %q", d.Key)
+	}
 	doc := &Document{Trees: map[string]*Node{}}
 	if v.Get("type") != nil {
 		doc.Main = BareTreeName
@@ -131,6 +138,9 @@ func decodeDocument(v *rawdoc.Value) (*Document, error) {
 			if f.Val.Kind != rawdoc.Object {
 				el.add("trees", "", f.Line, "trees must be an object of name → root node, got %s", describeRaw(f.Val))
 				continue
+			}
+			for _, d := range f.Val.Dups {
+				el.add("trees."+d.Key, "", d.Line, "duplicate key %q: two trees have the same name", d.Key)
 			}
 			for _, t := range f.Val.Fields {
 				doc.Trees[t.Key] = decodeNode(t.Val, "trees."+t.Key, el)
@@ -174,6 +184,9 @@ func decodeNode(v *rawdoc.Value, path string, el *errList) *Node {
 	} else {
 		n.Type = t.Str
 	}
+	for _, d := range v.Dups {
+		el.add(path, n.Type, d.Line, "duplicate key %q", d.Key)
+	}
 	if v.Get("child") != nil && v.Get("children") != nil {
 		el.add(path, n.Type, v.Line, "a node has either child or children, not both")
 	}
@@ -214,6 +227,9 @@ func decodeNode(v *rawdoc.Value, path string, el *errList) *Node {
 		default:
 			if n.Params == nil {
 				n.Params = make(map[string]any)
+			}
+			if d := rawdoc.FirstDuplicate(f.Val); d != nil {
+				el.add(path, n.Type, d.Line, "parameter %q: duplicate key %q", f.Key, d.Key)
 			}
 			n.Params[f.Key] = f.Val.Interface()
 		}

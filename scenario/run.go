@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/internal/rawdoc"
 )
 
 // Result is the outcome of one scenario.
@@ -96,7 +97,10 @@ func (s *Scenario) Load() (*arbor.Tree, error) {
 	}
 	var doc *arbor.Document
 	if s.tree != nil {
-		doc, err = arbor.DecodeDocument(s.tree.Interface())
+		var d any
+		if d, err = rawdoc.DecodeTree(s.tree); err == nil {
+			doc = d.(*arbor.Document)
+		}
 	} else {
 		path := filepath.Join(filepath.Dir(s.File), s.TreeFile)
 		switch s.TreeFormat {

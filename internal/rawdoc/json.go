@@ -136,9 +136,7 @@ func (p *jsonParser) object() (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if seen[key] {
-			return nil, &SyntaxError{Line: line, Msg: fmt.Sprintf("duplicate key %q", key)}
-		}
+		dup := seen[key]
 		seen[key] = true
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
@@ -149,7 +147,11 @@ func (p *jsonParser) object() (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.Fields = append(v.Fields, Field{Key: key, Line: line, Val: val})
+		if dup {
+			v.Dups = append(v.Dups, Field{Key: key, Line: line, Val: val})
+		} else {
+			v.Fields = append(v.Fields, Field{Key: key, Line: line, Val: val})
+		}
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return nil, p.errf("unexpected end of input in object")

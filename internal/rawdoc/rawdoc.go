@@ -50,7 +50,37 @@ type Value struct {
 	Str    string
 	List   []*Value
 	Fields []Field // object members in document order
-	Line   int
+	// Dups are members whose key repeats an earlier one (the first
+	// occurrence is in Fields). Parsers keep them so that the reader can
+	// report them with its own context; see FirstDuplicate.
+	Dups []Field
+	Line int
+}
+
+// FirstDuplicate returns the first repeated key in v or below it, or nil.
+func FirstDuplicate(v *Value) *Field {
+	if v == nil {
+		return nil
+	}
+	if len(v.Dups) > 0 {
+		return &v.Dups[0]
+	}
+	for _, e := range v.List {
+		if d := FirstDuplicate(e); d != nil {
+			return d
+		}
+	}
+	for _, f := range v.Fields {
+		if d := FirstDuplicate(f.Val); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// DuplicateError returns the error for a repeated key.
+func DuplicateError(f *Field) error {
+	return &SyntaxError{Line: f.Line, Msg: fmt.Sprintf("duplicate key %q", f.Key)}
 }
 
 // Field is one member of an object.
@@ -200,3 +230,9 @@ func Parse(data []byte, yaml bool, lim Limits) (*Value, error) {
 	}
 	return parseJSON(data, lim)
 }
+
+// DecodeTree decodes a native Arbor tree document from a parsed value,
+// keeping its lines and reporting its duplicate keys with node paths. The
+// arbor package sets it (to a func returning *arbor.Document) so that the
+// scenario runner can load the trees embedded in scenario files.
+var DecodeTree func(v *Value) (any, error)

@@ -1,7 +1,9 @@
 package rawdoc
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -19,12 +21,21 @@ func parseYAML(data []byte, lim Limits) (v *Value, err error) {
 			v, err = nil, &SyntaxError{Msg: fmt.Sprintf("invalid YAML: %v", r)}
 		}
 	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return nil, &SyntaxError{Msg: "empty document"}
+		}
 		return nil, &SyntaxError{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
-	if doc.Kind == 0 {
-		return nil, &SyntaxError{Msg: "empty document"}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err != io.EOF {
+		line := extra.Line
+		if err != nil {
+			return nil, &SyntaxError{Msg: "after the document: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+		}
+		return nil, &SyntaxError{Line: line, Msg: "trailing data: a second YAML document"}
 	}
 	c := yamlConverter{lim: lim}
 	return c.convert(&doc, 0)
@@ -77,15 +88,18 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) (*Value, error) {
 			if k.Tag == "!!merge" {
 				return nil, &SyntaxError{Line: k.Line, Msg: "YAML merge keys (<<) are not supported"}
 			}
-			if seen[k.Value] {
-				return nil, &SyntaxError{Line: k.Line, Msg: fmt.Sprintf("duplicate key %q", k.Value)}
-			}
+			dup := seen[k.Value]
 			seen[k.Value] = true
 			ev, err := c.convert(n.Content[i+1], depth+1)
 			if err != nil {
 				return nil, err
 			}
-			v.Fields = append(v.Fields, Field{Key: k.Value, Line: k.Line, Val: ev})
+			f := Field{Key: k.Value, Line: k.Line, Val: ev}
+			if dup {
+				v.Dups = append(v.Dups, f)
+			} else {
+				v.Fields = append(v.Fields, f)
+			}
 		}
 		return v, nil
 	case yaml.ScalarNode:

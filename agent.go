@@ -20,26 +20,35 @@ const (
 // An Agent is not safe for concurrent use; a Manager ticks many agents in
 // parallel, each on one goroutine at a time.
 type Agent struct {
-	tree   *Tree
-	st     []uint8  // per node: stRunning, kept result (in the state block)
-	mem    []int64  // node memory words (in the state block)
-	arena  []uint64 // pointer-free user node memory (in the state block)
-	umem   []any    // user node memory with pointers (*M)
-	obs    []observer
-	obsSeq uint32
-	bb     Blackboard
-	now    int64
-	ctx    Ctx
-
-	owner   any
+	// Hot fields first: a tick touches these.
+	tree    *Tree
+	st      []uint8 // per node: stRunning, kept result
+	mem     []int64 // node memory words, then pointer-free user node memory
+	bb      Blackboard
+	obs     []observer
 	tracer  Tracer
-	onError func(*NodeError)
-	id      int
-
 	status  Status // the root's last result
 	paused  bool
 	inTick  bool
 	pending pendingOp
+	obsSeq  uint32
+	ctx     Ctx
+	owner   any
+	cold    *agentCold
+	id      int
+}
+
+// agentCold holds what few agents need.
+type agentCold struct {
+	umem    []any // user node memory with pointers (*M)
+	onError func(*NodeError)
+}
+
+func (a *Agent) coldPart() *agentCold {
+	if a.cold == nil {
+		a.cold = &agentCold{}
+	}
+	return a.cold
 }
 
 // pendingOp is an agent operation requested from inside its own tick.
@@ -66,7 +75,9 @@ func WithGlobals(g *Globals) AgentOption { return func(a *Agent) { a.bb.global =
 
 // WithErrorHandler sets the function that receives node errors. The default
 // logs them with log/slog.
-func WithErrorHandler(h func(*NodeError)) AgentOption { return func(a *Agent) { a.onError = h } }
+func WithErrorHandler(h func(*NodeError)) AgentOption {
+	return func(a *Agent) { a.coldPart().onError = h }
+}
 
 // WithTracer sets a function that receives every node event.
 func WithTracer(t Tracer) AgentOption { return func(a *Agent) { a.tracer = t } }
@@ -81,22 +92,22 @@ func NewAgent(t *Tree, opts ...AgentOption) *Agent {
 	// One allocation holds the agent's pointer-free state: the node state
 	// bytes, the node memory words and the user nodes' memory.
 	stWords := (len(t.nodes) + 7) / 8
-	block := make([]uint64, stWords+t.words+t.userWords)
+	block := make([]uint64, stWords+t.words)
 	if stWords > 0 {
 		a.st = unsafe.Slice((*uint8)(unsafe.Pointer(&block[0])), len(t.nodes))
 	}
 	if t.words > 0 {
 		a.mem = unsafe.Slice((*int64)(unsafe.Pointer(&block[stWords])), t.words)
 	}
-	a.arena = block[stWords+t.words:]
 	a.bb = newBlackboard(nil, t.keySlots)
 	a.bb.reserve(t.keySlots)
 	if t.userSlots > 0 {
-		a.umem = make([]any, t.userSlots)
+		c := a.coldPart()
+		c.umem = make([]any, t.userSlots)
 		for i := range t.nodes {
 			n := &t.nodes[i]
 			if n.umemHeap {
-				a.umem[n.umem] = n.user.newMemory()
+				c.umem[n.umem] = n.user.newMemory()
 			}
 		}
 	}
@@ -129,7 +140,7 @@ func (a *Agent) Owner() any { return a.owner }
 func (a *Agent) ID() int { return a.id }
 
 // Now returns the agent's current time: that of its last tick.
-func (a *Agent) Now() time.Duration { return time.Duration(a.now) }
+func (a *Agent) Now() time.Duration { return time.Duration(a.bb.now) }
 
 // Status returns the root's result on the last tick (Invalid before the
 // first).
@@ -151,8 +162,7 @@ func (a *Agent) Tick(now time.Duration) Status {
 	if a.paused {
 		return a.status
 	}
-	a.now = int64(now)
-	a.bb.now = a.now
+	a.bb.now = int64(now)
 	a.inTick = true
 	if len(a.obs) > 0 {
 		a.reevaluate()
@@ -204,11 +214,10 @@ func (a *Agent) Reset() {
 	a.Halt()
 	clear(a.st)
 	clear(a.mem)
-	clear(a.arena)
 	for i := range a.tree.nodes {
 		n := &a.tree.nodes[i]
 		if n.umemHeap {
-			reflect.ValueOf(a.umem[n.umem]).Elem().SetZero()
+			reflect.ValueOf(a.cold.umem[n.umem]).Elem().SetZero()
 		}
 	}
 	a.status = Invalid
@@ -256,12 +265,12 @@ func (a *Agent) notifyPause(paused bool) {
 // report sends a node error to the agent's error handler.
 func (a *Agent) report(i int32, err error) {
 	n := &a.tree.nodes[i]
-	ne := &NodeError{Path: n.path, Type: n.typ, Name: n.name, Agent: a, Time: time.Duration(a.now), Err: err}
-	if a.onError != nil {
-		a.onError(ne)
+	ne := &NodeError{Path: n.path, Type: n.typ, Name: n.name, Agent: a, Time: time.Duration(a.bb.now), Err: err}
+	if a.cold != nil && a.cold.onError != nil {
+		a.cold.onError(ne)
 		return
 	}
-	slog.Warn("arbor: node error", "agent", a.id, "node", n.path, "type", n.typ, "time", time.Duration(a.now), "err", err)
+	slog.Warn("arbor: node error", "agent", a.id, "node", n.path, "type", n.typ, "time", time.Duration(a.bb.now), "err", err)
 }
 
 func (a *Agent) emit(e Event) {

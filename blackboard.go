@@ -13,17 +13,13 @@ type slot struct {
 	ttl  bool // exp is meaningful
 	num  float64
 	exp  int64 // present while now ≤ exp (nanoseconds of game time)
-	str  string
-	ref  any
+	ref  any   // string or other Go value
 }
 
-func (s *slot) value() Value { return Value{kind: s.kind, num: s.num, str: s.str, ref: s.ref} }
+func (s *slot) value() Value { return Value{kind: s.kind, num: s.num, ref: s.ref} }
 
 func (s *slot) setScalar(k Kind, f float64) {
 	s.kind, s.num = k, f
-	if s.str != "" {
-		s.str = ""
-	}
 	if s.ref != nil {
 		s.ref = nil
 	}
@@ -32,13 +28,16 @@ func (s *slot) setScalar(k Kind, f float64) {
 func (s *slot) setNum(f float64) { s.setScalar(KindNumber, f) }
 
 func (s *slot) set(v Value) {
-	s.kind, s.num, s.str, s.ref = v.kind, v.num, v.str, v.ref
+	s.kind, s.num, s.ref = v.kind, v.num, v.ref
 }
 
 // Globals is the global blackboard scope: keys beginning with "@". A
 // standalone agent has its own; a Manager shares one among all its agents.
 type Globals struct {
 	slots []slot
+	// ticking is set by a Manager during its tick: the scope is then
+	// read-only and agents' writes wait in their globalBuffer.
+	ticking bool
 }
 
 // NewGlobals returns an empty global scope.
@@ -55,10 +54,15 @@ type Blackboard struct {
 	global *Globals
 	now    int64
 	// During a Manager tick the global scope is read-only and shared: the
-	// agent's global writes wait in pending (read back by the agent
-	// itself) until the manager applies them in agent order.
-	buffered bool
-	pending  []pendingGlobal
+	// agent's global writes wait in gbuf (read back by the agent itself)
+	// until the manager applies them in agent order.
+	gbuf  *globalBuffer
+	dirty bool // gbuf holds writes
+}
+
+// globalBuffer holds an agent's global writes of a Manager tick.
+type globalBuffer struct {
+	pending []pendingGlobal
 }
 
 // pendingGlobal is a global write made during a Manager tick.
@@ -69,9 +73,13 @@ type pendingGlobal struct {
 
 // pendingSlot returns the agent's pending write of global key id, or nil.
 func (b *Blackboard) pendingSlot(id int32) *slot {
-	for i := range b.pending {
-		if b.pending[i].id == id {
-			return &b.pending[i].s
+	if !b.dirty {
+		return nil
+	}
+	p := b.gbuf.pending
+	for i := range p {
+		if p[i].id == id {
+			return &p[i].s
 		}
 	}
 	return nil
@@ -80,15 +88,17 @@ func (b *Blackboard) pendingSlot(id int32) *slot {
 // flushPending applies the agent's pending global writes.
 func (b *Blackboard) flushPending() {
 	g := b.global
-	for i := range b.pending {
-		p := &b.pending[i]
+	pending := b.gbuf.pending
+	for i := range pending {
+		p := &pending[i]
 		if int(p.id) >= len(g.slots) {
 			g.slots = growSlots(g.slots, int(p.id)+1)
 		}
 		g.slots[p.id] = p.s
 		p.s = slot{}
 	}
-	b.pending = b.pending[:0]
+	b.gbuf.pending = pending[:0]
+	b.dirty = false
 }
 
 func newBlackboard(g *Globals, size int) Blackboard {
@@ -116,7 +126,7 @@ func (b *Blackboard) table(global bool) *[]slot {
 func (b *Blackboard) get(id int32, global bool) *slot {
 	t := b.local
 	if global {
-		if b.buffered {
+		if b.global.ticking {
 			if s := b.pendingSlot(id); s != nil {
 				return b.present(s)
 			}
@@ -147,12 +157,16 @@ func (b *Blackboard) lookup(id int32, global bool) (Value, bool) {
 
 // slot returns the slot of key id for writing, growing the table.
 func (b *Blackboard) slot(id int32, global bool) *slot {
-	if global && b.buffered {
+	if global && b.global.ticking {
 		if s := b.pendingSlot(id); s != nil {
 			return s
 		}
-		b.pending = append(b.pending, pendingGlobal{id: id})
-		return &b.pending[len(b.pending)-1].s
+		if b.gbuf == nil {
+			b.gbuf = &globalBuffer{}
+		}
+		b.gbuf.pending = append(b.gbuf.pending, pendingGlobal{id: id})
+		b.dirty = true
+		return &b.gbuf.pending[len(b.gbuf.pending)-1].s
 	}
 	tp := b.table(global)
 	if int(id) >= len(*tp) {
@@ -164,7 +178,7 @@ func (b *Blackboard) slot(id int32, global bool) *slot {
 // store writes (or, for a missing Value, deletes) key id.
 func (b *Blackboard) store(id int32, global bool, v Value, hasTTL bool, ttl time.Duration) {
 	if v.kind == KindNone {
-		if (global && b.buffered) || int(id) < len(*b.table(global)) {
+		if (global && b.global.ticking) || int(id) < len(*b.table(global)) {
 			s := b.slot(id, global)
 			s.set(Value{})
 			s.ttl = false

@@ -107,9 +107,9 @@ func compare(v Value, o op, w Value) (bool, error) {
 		}
 	case KindString:
 		switch {
-		case v.str < w.str:
+		case v.str() < w.str():
 			c = -1
-		case v.str > w.str:
+		case v.str() > w.str():
 			c = 1
 		}
 	default:

@@ -80,6 +80,13 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 	t := &Tree{name: main, doc: doc}
 	c.tree = t
 	c.emit(c.protos[main], -1, -1, main, false)
+	// Pointer-free user memory follows the node memory words.
+	for i := range t.nodes {
+		if n := &t.nodes[i]; n.umem >= 0 && !n.umemHeap {
+			n.umem += int32(t.words)
+		}
+	}
+	t.words += t.userWords
 	for len(c.guards) > 0 {
 		g := c.guards[0]
 		c.guards = c.guards[1:]
@@ -334,7 +341,7 @@ func (c *compiler) checkSubtrees(doc *Document) {
 		if p == nil {
 			return
 		}
-		if p.n.kind == kSubTree && p.subtree != "" {
+		if p.n.kind == kSubTree {
 			if _, ok := c.protos[p.subtree]; !ok {
 				msg := fmt.Sprintf("SubTree names a missing tree %q", p.subtree)
 				if s := closest(p.subtree, doc.TreeNames()); s != "" {

@@ -3,8 +3,10 @@ package arbor_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -177,6 +179,36 @@ func FuzzLoad(f *testing.F) {
 	}
 	reg := fzRegistry(f)
 	f.Fuzz(func(t *testing.T, data []byte, asYAML bool) {
+		// A hang is a bug too: fail the input after fzTimeout.
+		done := make(chan struct{})
+		var failure string
+		go func() {
+			defer close(done)
+			defer func() {
+				if r := recover(); r != nil {
+					failure = fmt.Sprintf("panic: %v (yaml=%v, input %q)\n%s", r, asYAML, data, debug.Stack())
+				}
+			}()
+			failure = fzLoadOne(reg, data, asYAML)
+		}()
+		select {
+		case <-done:
+			if failure != "" {
+				t.Fatal(failure)
+			}
+		case <-time.After(fzTimeout):
+			t.Fatalf("loading, compiling and ticking did not finish within %v (yaml=%v): %q", fzTimeout, asYAML, data)
+		}
+	})
+}
+
+// fzTimeout bounds the time one fuzz input may take.
+const fzTimeout = 20 * time.Second
+
+// fzLoadOne parses, compiles and runs one input; it returns a description
+// of a broken invariant, or "". A panic is a crash of the fuzz target.
+func fzLoadOne(reg *arbor.Registry, data []byte, asYAML bool) string {
+	{
 		var doc *arbor.Document
 		var err error
 		if asYAML {
@@ -186,33 +218,60 @@ func FuzzLoad(f *testing.F) {
 		}
 		if err != nil {
 			if err.Error() == "" {
-				t.Fatal("a parse error with an empty message")
+				return "a parse error with an empty message"
 			}
-			return
+			return ""
 		}
 		if doc == nil {
-			t.Fatal("no document and no error")
+			return "no document and no error"
 		}
+		skip := false
+		var walk func(n *arbor.Node)
+		walk = func(n *arbor.Node) {
+			if n == nil {
+				return
+			}
+			if n.Type == "SubTree" && n.Params["tree"] == "" {
+				skip = true
+			}
+			for _, k := range n.Children {
+				walk(k)
+			}
+			walk(n.Guard)
+		}
+		for _, n := range doc.Trees {
+			walk(n)
+		}
+		if skip {
+			return ""
+		}
+		t0 := time.Now()
+		defer func() {
+			if d := time.Since(t0); d > 2*time.Second {
+				panic(fmt.Sprintf("SLOW %v", d))
+			}
+		}()
 		tree, err := arbor.Compile(doc, reg)
 		if err != nil {
 			if tree != nil {
-				t.Fatal("Compile returned a tree and an error")
+				return "Compile returned a tree and an error"
 			}
 			var le *arbor.LoadError
 			if !errors.As(err, &le) {
-				t.Fatalf("a compile error that is no LoadError: %v", err)
+				return fmt.Sprintf("a compile error that is no LoadError: %v", err)
 			}
 			if strings.TrimSpace(le.Msg) == "" {
-				t.Fatalf("a load error without a message: %+v", le)
+				return fmt.Sprintf("a load error without a message: %+v", le)
 			}
-			return
+			return ""
 		}
 		if tree.Len() == 0 || tree.Len() > arbor.DefaultMaxNodes {
-			t.Fatalf("compiled a tree of %d nodes", tree.Len())
+			return fmt.Sprintf("compiled a tree of %d nodes", tree.Len())
 		}
 		for i := 0; i < tree.Len(); i++ {
 			_ = tree.Node(i)
 		}
 		fzTick(tree)
-	})
+		return ""
+	}
 }

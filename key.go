@@ -145,7 +145,7 @@ func (s *slot) readInto(c conv, p unsafe.Pointer) bool {
 		}
 	case convString:
 		if s.kind == KindString {
-			*(*string)(p) = s.str
+			*(*string)(p), _ = s.ref.(string)
 			return true
 		}
 	case convInt:
@@ -208,7 +208,7 @@ func convertTo[T any](v Value, out *T) bool {
 		}
 	case *string:
 		if v.kind == KindString {
-			*p = v.str
+			*p = v.str()
 			return true
 		}
 	case *int:

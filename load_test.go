@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -89,6 +90,11 @@ func ldCheckErrors(t *testing.T, cases []ldCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("loading panicked: %v\n%s", r, debug.Stack())
+				}
+			}()
 			tree, err := ldLoad(t, c.src, c.yaml)
 			if err == nil {
 				t.Fatalf("loaded (%d nodes); want a load error containing %q", tree.Len(), c.want)
@@ -266,6 +272,8 @@ func TestLoadSubTrees(t *testing.T) {
 			want: []string{ldAt, "SubTree", `"Fihgt"`}},
 		{name: "a SubTree without a tree", src: ldIn(`{"type": "SubTree"}`),
 			want: []string{ldAt, "SubTree", `"tree"`}},
+		{name: "a SubTree naming the empty tree name", src: ldIn(`{"type": "SubTree", "tree": ""}`),
+			want: []string{ldAt, "SubTree", `""`}},
 		{name: "a SubTree whose tree is not a string", src: ldIn(`{"type": "SubTree", "tree": 5}`),
 			want: []string{ldAt, "SubTree", `"tree"`}},
 		{name: "a tree including itself", src: ldGuardDoc(`{"type": "Sequence", "children": [{"type": "Success"}, {"type": "SubTree", "tree": "Guard"}]}`),

@@ -2,6 +2,7 @@ package arbor
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,6 +29,7 @@ type Manager struct {
 
 	pool    *workerPool
 	closeMu sync.Mutex
+	dirty   []*Agent // agents with pending global writes (serial ticks)
 }
 
 // ManagerOption configures NewManager.
@@ -151,32 +153,39 @@ func (m *Manager) Tick(now time.Duration) { m.TickWith(now, nil) }
 // touch its own agent.
 func (m *Manager) TickWith(now time.Duration, before func(*Agent)) {
 	n := len(m.agents)
-	for _, a := range m.agents {
-		a.bb.buffered = true
-	}
+	m.globals.ticking = true
 	if m.workers <= 1 || n <= chunk {
 		for _, a := range m.agents {
-			tickOne(a, now, before)
+			tickOne(a, now, before, &m.dirty)
 		}
 	} else {
 		if m.pool == nil {
 			m.pool = newWorkerPool(m.workers)
 		}
 		m.pool.run(m.agents, now, before)
+		for i := range m.pool.dirty {
+			m.dirty = append(m.dirty, m.pool.dirty[i]...)
+			m.pool.dirty[i] = m.pool.dirty[i][:0]
+		}
 	}
-	for _, a := range m.agents {
-		a.bb.buffered = false
-		if len(a.bb.pending) > 0 {
+	m.globals.ticking = false
+	if len(m.dirty) > 0 {
+		// Apply the agents' global writes in ascending id order.
+		slices.SortFunc(m.dirty, func(x, y *Agent) int { return x.id - y.id })
+		for _, a := range m.dirty {
 			a.bb.flushPending()
 		}
+		clear(m.dirty)
+		m.dirty = m.dirty[:0]
 	}
 }
 
 // workerPool is a set of goroutines ticking chunks of agents.
 type workerPool struct {
-	jobs chan *tickJob
-	job  tickJob
-	n    int
+	jobs  chan *tickJob
+	job   tickJob
+	n     int
+	dirty [][]*Agent // per worker: agents with pending global writes
 }
 
 type tickJob struct {
@@ -188,22 +197,22 @@ type tickJob struct {
 }
 
 func newWorkerPool(n int) *workerPool {
-	p := &workerPool{jobs: make(chan *tickJob), n: n}
+	p := &workerPool{jobs: make(chan *tickJob), n: n, dirty: make([][]*Agent, n)}
 	for i := 0; i < n; i++ {
-		go p.work()
+		go p.work(&p.dirty[i])
 	}
 	return p
 }
 
-func (p *workerPool) work() {
+func (p *workerPool) work(dirty *[]*Agent) {
 	for j := range p.jobs {
-		j.tickChunks()
+		j.tickChunks(dirty)
 		j.wg.Done()
 	}
 }
 
 // tickChunks takes chunks of agents until none are left.
-func (j *tickJob) tickChunks() {
+func (j *tickJob) tickChunks(dirty *[]*Agent) {
 	n := int64(len(j.agents))
 	for {
 		lo := j.next.Add(chunk) - chunk
@@ -212,7 +221,7 @@ func (j *tickJob) tickChunks() {
 		}
 		hi := min(lo+chunk, n)
 		for _, a := range j.agents[lo:hi] {
-			tickOne(a, j.now, j.before)
+			tickOne(a, j.now, j.before, dirty)
 		}
 	}
 }
@@ -231,7 +240,7 @@ func (p *workerPool) run(agents []*Agent, now time.Duration, before func(*Agent)
 }
 
 // tickOne ticks one agent of a manager tick, unless it is paused.
-func tickOne(a *Agent, now time.Duration, before func(*Agent)) {
+func tickOne(a *Agent, now time.Duration, before func(*Agent), dirty *[]*Agent) {
 	if a.paused {
 		return
 	}
@@ -239,6 +248,9 @@ func tickOne(a *Agent, now time.Duration, before func(*Agent)) {
 		before(a)
 	}
 	a.Tick(now)
+	if a.bb.dirty {
+		*dirty = append(*dirty, a)
+	}
 }
 
 func (p *workerPool) close() { close(p.jobs) }

@@ -72,10 +72,10 @@ func (a *Agent) tick(i int32) Status {
 		}
 	case kTimeout:
 		if starting {
-			a.mem[n.mem] = a.now
+			a.mem[n.mem] = a.bb.now
 		}
 		kid := n.kids[0]
-		if a.st[kid]&stRunning != 0 && a.now-a.mem[n.mem] >= n.a {
+		if a.st[kid]&stRunning != 0 && a.bb.now-a.mem[n.mem] >= n.a {
 			a.halt(kid)
 			s = Failure
 		} else {
@@ -83,19 +83,19 @@ func (a *Agent) tick(i int32) Status {
 		}
 	case kDelay:
 		if starting {
-			a.mem[n.mem] = a.now
+			a.mem[n.mem] = a.bb.now
 		}
 		s = Running
-		if a.mem[n.mem+1] != 0 || a.now-a.mem[n.mem] >= n.a {
+		if a.mem[n.mem+1] != 0 || a.bb.now-a.mem[n.mem] >= n.a {
 			a.mem[n.mem+1] = 1
 			s = a.tick(n.kids[0])
 		}
 	case kCooldown:
 		kid := n.kids[0]
-		if a.mem[n.mem] != 0 && a.st[kid]&stRunning == 0 && a.now-a.mem[n.mem+1] < n.a {
+		if a.mem[n.mem] != 0 && a.st[kid]&stRunning == 0 && a.bb.now-a.mem[n.mem+1] < n.a {
 			s = Failure
 		} else if s = a.tick(kid); s != Running {
-			a.mem[n.mem], a.mem[n.mem+1] = 1, a.now
+			a.mem[n.mem], a.mem[n.mem+1] = 1, a.bb.now
 		}
 	case kLimiter:
 		if n.a > 0 && a.mem[n.mem] >= n.a {
@@ -128,10 +128,10 @@ func (a *Agent) tick(i int32) Status {
 		}
 	case kWaitMs:
 		if starting {
-			a.mem[n.mem] = a.now
+			a.mem[n.mem] = a.bb.now
 		}
 		s = Running
-		if a.now-a.mem[n.mem] >= n.a {
+		if a.bb.now-a.mem[n.mem] >= n.a {
 			s = Success
 		}
 	case kCheck:
@@ -377,7 +377,7 @@ func (a *Agent) halt(i int32) {
 		}
 		a.endMemory(n)
 	case kCooldown:
-		a.mem[n.mem], a.mem[n.mem+1] = 1, a.now
+		a.mem[n.mem], a.mem[n.mem+1] = 1, a.bb.now
 	case kSequenceWithMemory:
 		a.mem[n.mem+1] = 0
 	case kParallel, kParallelAll:

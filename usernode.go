@@ -19,7 +19,7 @@ type Ctx struct {
 func (c *Ctx) Agent() *Agent { return c.agent }
 
 // Now returns the agent's current time (the tick's now).
-func (c *Ctx) Now() time.Duration { return time.Duration(c.agent.now) }
+func (c *Ctx) Now() time.Duration { return time.Duration(c.agent.bb.now) }
 
 // Blackboard returns the agent's blackboard.
 func (c *Ctx) Blackboard() *Blackboard { return &c.agent.bb }
@@ -383,9 +383,9 @@ func (a *Agent) userMem(n *node) unsafe.Pointer {
 	case n.umem < 0:
 		return nil
 	case n.umemHeap:
-		return n.user.pointer(a.umem[n.umem])
+		return n.user.pointer(a.cold.umem[n.umem])
 	}
-	return unsafe.Pointer(&a.arena[n.umem])
+	return unsafe.Pointer(&a.mem[n.umem])
 }
 
 // condition ticks a user condition.
@@ -415,8 +415,8 @@ func (a *Agent) endMemory(n *node) {
 		return
 	}
 	if n.umemHeap {
-		reflect.ValueOf(a.umem[n.umem]).Elem().SetZero()
+		reflect.ValueOf(a.cold.umem[n.umem]).Elem().SetZero()
 		return
 	}
-	clear(a.arena[n.umem : n.umem+n.umemW])
+	clear(a.mem[n.umem : n.umem+n.umemW])
 }

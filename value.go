@@ -38,12 +38,12 @@ func (k Kind) String() string {
 
 // Value is a blackboard value tagged with its kind. Numbers are float64 (as in
 // tree files); booleans and strings are stored without boxing, so writing
-// them does not allocate. The zero Value is missing.
+// them does not allocate (nor does writing a string that is a constant or
+// already a Value). The zero Value is missing.
 type Value struct {
 	kind Kind
 	num  float64 // numbers; booleans as 0 or 1
-	str  string
-	ref  any // KindOther
+	ref  any     // the string (KindString) or the Go value (KindOther)
 }
 
 // Bool returns a boolean Value.
@@ -58,7 +58,7 @@ func Bool(b bool) Value {
 func Number(f float64) Value { return Value{kind: KindNumber, num: f} }
 
 // String returns a string Value.
-func String(s string) Value { return Value{kind: KindString, str: s} }
+func String(s string) Value { return Value{kind: KindString, ref: s} }
 
 // ValueOf converts a Go value to a Value: nil is missing, booleans, all Go
 // integer and float types and strings get their own kinds, and anything else
@@ -114,7 +114,16 @@ func (v Value) Bool() (bool, bool) { return v.num != 0, v.kind == KindBool }
 func (v Value) Number() (float64, bool) { return v.num, v.kind == KindNumber }
 
 // Str returns the string and whether v is a string.
-func (v Value) Str() (string, bool) { return v.str, v.kind == KindString }
+func (v Value) Str() (string, bool) {
+	s, ok := v.ref.(string)
+	return s, ok && v.kind == KindString
+}
+
+// str returns the string of a KindString value.
+func (v Value) str() string {
+	s, _ := v.ref.(string)
+	return s
+}
 
 // Interface returns the value as a plain Go value (nil when missing).
 func (v Value) Interface() any {
@@ -124,7 +133,7 @@ func (v Value) Interface() any {
 	case KindNumber:
 		return v.num
 	case KindString:
-		return v.str
+		return v.str()
 	case KindOther:
 		return v.ref
 	}
@@ -143,7 +152,7 @@ func (v Value) Equal(w Value) bool {
 	case KindBool, KindNumber:
 		return v.num == w.num
 	case KindString:
-		return v.str == w.str
+		return v.str() == w.str()
 	}
 	return deepEqual(v.ref, w.ref)
 }
@@ -190,7 +199,7 @@ func (v Value) String() string {
 	case KindNumber:
 		return strconv.FormatFloat(v.num, 'g', -1, 64)
 	case KindString:
-		return strconv.Quote(v.str)
+		return strconv.Quote(v.str())
 	}
 	return fmt.Sprint(v.ref)
 }

@@ -74,3 +74,52 @@ func BenchmarkGuardTick(b *testing.B) {
 		a.Tick(time.Duration(i) * time.Millisecond)
 	}
 }
+
+// BenchmarkNodes measures one tick of small trees, one per node type (ns
+// per tick of the whole tree; the root is the node under test).
+func BenchmarkNodes(b *testing.B) {
+	reg := arbor.NewRegistry()
+	if err := reg.ActionFunc("Act", func(*arbor.Ctx) (arbor.Status, error) { return arbor.Success, nil }); err != nil {
+		b.Fatal(err)
+	}
+	if err := reg.ActionFunc("Run", func(*arbor.Ctx) (arbor.Status, error) { return arbor.Running, nil }); err != nil {
+		b.Fatal(err)
+	}
+	four := func() []*arbor.Node {
+		return []*arbor.Node{arbor.AlwaysFailure(), arbor.AlwaysFailure(), arbor.AlwaysFailure(), arbor.Leaf("Run")}
+	}
+	cases := []struct {
+		name string
+		root *arbor.Node
+	}{
+		{"Sequence", arbor.Sequence(arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.Leaf("Run"))},
+		{"Selector", arbor.Selector(four()...)},
+		{"ReactiveSelector", arbor.ReactiveSelector(four()...)},
+		{"ReactiveSequence", arbor.ReactiveSequence(arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.Leaf("Run"))},
+		{"Parallel", arbor.Parallel(-1, 0, arbor.Leaf("Run"), arbor.Leaf("Run"), arbor.Leaf("Run"), arbor.Leaf("Run"))},
+		{"ParallelAll", arbor.ParallelAll(1, arbor.Leaf("Run"), arbor.Leaf("Run"), arbor.Leaf("Run"), arbor.Leaf("Run"))},
+		{"Inverter", arbor.Inverter(arbor.Leaf("Act"))},
+		{"Repeat", arbor.Repeat(0, arbor.Leaf("Act"))},
+		{"Timeout", arbor.Timeout(time.Hour, arbor.Leaf("Run"))},
+		{"Cooldown", arbor.Cooldown(0, arbor.Leaf("Act"))},
+		{"WaitTicks", arbor.Repeat(0, arbor.WaitTicks(3))},
+		{"CheckNumber", arbor.Check("hp", "<", 30)},
+		{"CheckString", arbor.Check("mode", "==", "idle")},
+		{"Set", arbor.Set("mode", "idle")},
+		{"Guard", arbor.Leaf("Run").WithGuard(arbor.Check("hp", ">", 0))},
+		{"ActionFunc", arbor.Leaf("Act")},
+		{"AbortSelf", arbor.Sequence(arbor.Check("hp", ">", 0), arbor.Leaf("Run")).WithAbort(arbor.AbortSelf)},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			a := arbor.NewAgent(mustCompile(b, reg, c.root))
+			a.Blackboard().Set("hp", 50)
+			a.Blackboard().Set("mode", "idle")
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				a.Tick(time.Duration(i) * time.Millisecond)
+			}
+		})
+	}
+}

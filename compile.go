@@ -483,6 +483,7 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 	if p.guard != nil {
 		c.guards = append(c.guards, pendingGuard{p: p.guard, owner: i})
 	}
+	nd.plainCond = nd.kind == kCheck && p.guard == nil && !nd.observe && !inGuard
 	return i
 }
 

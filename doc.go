@@ -35,6 +35,10 @@
 //     once per tick).
 //   - Re-evaluating an observer runs only the condition leaf, not a guard
 //     the leaf may have.
+//   - An observer watches its composite only while that composite runs a
+//     later child than the one holding the condition (the parenthesis of
+//     §7 read literally): a self observer whose condition sits under a
+//     running RetryUntilSuccessful in the same child does not abort it.
 //   - A Sequence or Selector inside a guard may carry abort; it has no
 //     effect there, since guards never create observers.
 //   - Parallel with retryFailed: failures count only within the current
@@ -46,6 +50,17 @@
 //     tree named "root" (BareTreeName).
 //   - Runtime node paths name the main tree, then ".children[i]"/".child"
 //     steps; entering a subtree adds ">Name": "Guard.children[0]>Fight.children[1]".
+//
+// # Many agents
+//
+// A Manager holds agents of any trees and ticks them over a pool of worker
+// goroutines (WithWorkers; GOMAXPROCS by default). TickWith runs a
+// function for each agent right before its tick, on the worker that ticks
+// it, so that per-agent sensing runs in parallel too. During a manager
+// tick the global scope is read-only: each agent sees it as it was when
+// the tick began plus its own writes, and the writes are applied in
+// ascending agent id order afterwards, so results do not depend on the
+// number of workers.
 //
 // # Blackboard
 //

@@ -124,3 +124,33 @@ children:
 	// arrived: success
 	// tick 3 success
 }
+
+// A manager ticks many agents of one tree over worker goroutines; sensing
+// runs on the workers too.
+func ExampleManager() {
+	tree, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"guard": arbor.Selector(
+		arbor.Sequence(arbor.Check("hp", "<", 30), arbor.Set("mode", "flee")),
+		arbor.Set("mode", "fight"),
+	)}}, arbor.NewRegistry())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m := arbor.NewManager(arbor.WithWorkers(2))
+	defer m.Close()
+	hp := arbor.NewKey[float64]("hp")
+	for i := 0; i < 1000; i++ {
+		m.Add(tree, arbor.WithOwner(float64(i%100)))
+	}
+	m.TickWith(time.Second, func(a *arbor.Agent) {
+		hp.Set(a.Blackboard(), a.Owner().(float64)) // each agent senses its own state
+	})
+	mode := arbor.NewKey[string]("mode")
+	counts := map[string]int{}
+	for _, a := range m.Agents() {
+		v, _ := mode.Get(a.Blackboard())
+		counts[v]++
+	}
+	fmt.Println(counts["flee"], "flee,", counts["fight"], "fight")
+	// Output: 300 flee, 700 fight
+}

@@ -225,32 +225,6 @@ func fzLoadOne(reg *arbor.Registry, data []byte, asYAML bool) string {
 		if doc == nil {
 			return "no document and no error"
 		}
-		skip := false
-		var walk func(n *arbor.Node)
-		walk = func(n *arbor.Node) {
-			if n == nil {
-				return
-			}
-			if n.Type == "SubTree" && n.Params["tree"] == "" {
-				skip = true
-			}
-			for _, k := range n.Children {
-				walk(k)
-			}
-			walk(n.Guard)
-		}
-		for _, n := range doc.Trees {
-			walk(n)
-		}
-		if skip {
-			return ""
-		}
-		t0 := time.Now()
-		defer func() {
-			if d := time.Since(t0); d > 2*time.Second {
-				panic(fmt.Sprintf("SLOW %v", d))
-			}
-		}()
 		tree, err := arbor.Compile(doc, reg)
 		if err != nil {
 			if tree != nil {

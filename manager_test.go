@@ -146,3 +146,22 @@ func (recorder) Tick(*arbor.Ctx, *struct{}) (arbor.Status, error) {
 }
 
 func (recorder) Halt(*arbor.Ctx, *struct{}) { *recHalts++ }
+
+// Agents of different trees live in one manager and share its global
+// scope.
+func TestManagerMixesTrees(t *testing.T) {
+	writer := mustCompile(t, arbor.NewRegistry(), arbor.Set("@alarm", true))
+	reader := mustCompile(t, arbor.NewRegistry(), arbor.Check("@alarm", "==", true))
+	m := arbor.NewManager(arbor.WithWorkers(2))
+	defer m.Close()
+	r := m.Add(reader)
+	w := m.Add(writer)
+	m.Tick(time.Second)
+	if r.Status() != arbor.Failure || w.Status() != arbor.Success {
+		t.Fatalf("first tick: reader %v (the write is not visible yet), writer %v", r.Status(), w.Status())
+	}
+	m.Tick(2 * time.Second)
+	if r.Status() != arbor.Success {
+		t.Fatalf("second tick: reader %v, want success (the write was applied after the first tick)", r.Status())
+	}
+}

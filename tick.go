@@ -5,6 +5,11 @@ package arbor
 // allocation.
 func (a *Agent) tick(i int32) Status {
 	n := &a.tree.nodes[i]
+	// A plain condition keeps no state: with nothing to record (no guard,
+	// no observer, no tracer) its result is all there is.
+	if n.plainCond && a.tracer == nil {
+		return a.check(i, n)
+	}
 	if n.guard >= 0 && a.cond(n.guard) != Success {
 		if a.st[i]&stRunning != 0 {
 			a.halt(i)

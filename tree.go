@@ -20,34 +20,37 @@ type Tree struct {
 
 // node is one compiled node. Hot fields first.
 type node struct {
-	kind     kind
-	abort    Abort
-	observe  bool // a condition leaf whose nearest composite has an abort
-	flag     bool // Parallel retryFailed
-	op       op   // Check operator
-	kids     []int32
-	guard    int32 // index of the guard's root, or -1
-	mem      int32 // first word in the agent's memory
-	actW     int32 // number of activation words at mem (cleared on end/halt)
-	umem     int32 // user memory: arena word offset, or heap slot (umemHeap), or -1
-	umemW    int32 // user memory words in the arena
-	umemHeap bool
-	keepMem  bool
-	cb       callbackSet // the user node's optional callbacks
-	parent   int32
-	comp     int32 // nearest composite ancestor (decorators and subtrees transparent), or -1
-	end      int32 // one past the last node of this node's subtree (pre-order)
-	a, b     int64 // integer parameters (counts, thresholds, durations in ns)
-	key      keyRef
-	val      Value  // Check/Set literal
-	valKey   keyRef // Check/Set "{key}" reference
-	valRef   bool
-	hasTTL   bool
-	user     userNode
-	typ      string // type name as written
-	name     string
-	path     string
-	params   map[string]any
+	kind    kind
+	abort   Abort
+	observe bool // a condition leaf whose nearest composite has an abort
+	// plainCond: a Check without guard or observer, evaluated without the
+	// tick bookkeeping when no tracer is set.
+	plainCond bool
+	flag      bool // Parallel retryFailed
+	op        op   // Check operator
+	kids      []int32
+	guard     int32 // index of the guard's root, or -1
+	mem       int32 // first word in the agent's memory
+	actW      int32 // number of activation words at mem (cleared on end/halt)
+	umem      int32 // user memory: arena word offset, or heap slot (umemHeap), or -1
+	umemW     int32 // user memory words in the arena
+	umemHeap  bool
+	keepMem   bool
+	cb        callbackSet // the user node's optional callbacks
+	parent    int32
+	comp      int32 // nearest composite ancestor (decorators and subtrees transparent), or -1
+	end       int32 // one past the last node of this node's subtree (pre-order)
+	a, b      int64 // integer parameters (counts, thresholds, durations in ns)
+	key       keyRef
+	val       Value  // Check/Set literal
+	valKey    keyRef // Check/Set "{key}" reference
+	valRef    bool
+	hasTTL    bool
+	user      userNode
+	typ       string // type name as written
+	name      string
+	path      string
+	params    map[string]any
 }
 
 // keyRef is a compiled blackboard key.

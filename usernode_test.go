@@ -111,6 +111,14 @@ func (p *unCounter) Start(c *arbor.Ctx, m *unCounterMem) error {
 	return nil
 }
 
+func (p *unCounter) End(c *arbor.Ctx, m *unCounterMem, s arbor.Status) {
+	unLogOf(c).add("%s:end n=%d", c.Name(), m.n)
+}
+
+func (p *unCounter) Halt(c *arbor.Ctx, m *unCounterMem) {
+	unLogOf(c).add("%s:halt n=%d", c.Name(), m.n)
+}
+
 func (p *unCounter) Tick(c *arbor.Ctx, m *unCounterMem) (arbor.Status, error) {
 	m.n++
 	if m.n < p.Done {
@@ -119,6 +127,25 @@ func (p *unCounter) Tick(c *arbor.Ctx, m *unCounterMem) (arbor.Status, error) {
 	s, _ := arbor.ParseStatus(p.Result)
 	return s, nil
 }
+
+// unClock logs the agent's time at start and halt, and checks the Ctx's
+// node accessors.
+type unClock struct{}
+
+func (unClock) Start(c *arbor.Ctx, _ *struct{}) error {
+	unLogOf(c).add("%s:start@%v", c.Name(), c.Now())
+	if info := c.Agent().Tree().Node(c.Node()); c.Path() != info.Path || c.Name() != info.Label() {
+		unLogOf(c).add("Ctx node mismatch: %q %q", c.Path(), info.Path)
+	}
+	if c.Blackboard() != c.Agent().Blackboard() || c.Now() != c.Agent().Now() {
+		unLogOf(c).add("Ctx agent mismatch")
+	}
+	return nil
+}
+
+func (unClock) Tick(*arbor.Ctx, *struct{}) (arbor.Status, error) { return arbor.Running, nil }
+
+func (unClock) Halt(c *arbor.Ctx, _ *struct{}) { unLogOf(c).add("%s:halt@%v", c.Name(), c.Now()) }
 
 // unMove exercises parameter decoding.
 type unMove struct {
@@ -179,6 +206,7 @@ func unRegistry(t *testing.T) *arbor.Registry {
 	must(arbor.RegisterAction[unCounter, unCounterMem](reg, "Counter"))
 	must(arbor.RegisterAction[unCounter, unCounterMem](reg, "KeepCounter", arbor.KeepMemory()))
 	must(arbor.RegisterAction[unMove, unMoveMem](reg, "MoveTo"))
+	must(arbor.RegisterAction[unClock, struct{}](reg, "Clock"))
 	must(reg.ActionFunc("Req", func(c *arbor.Ctx) (arbor.Status, error) {
 		req, err := unRequestKey.Get(c.Blackboard())
 		if err != nil {
@@ -435,6 +463,29 @@ func TestUserNodeLifecycle(t *testing.T) {
 		})
 	}
 
+	t.Run("halts outside a tick happen at the time of the last tick", func(t *testing.T) {
+		tree := unCompile(t, reg, arbor.Sequence(arbor.Leaf("Clock").Named("C")))
+		r := unStart(tree)
+		r.Tick(30 * ms)
+		r.Tick(50 * ms)
+		r.Halt()
+		r.Tick(70 * ms)
+		r.Reset()
+		unEqual(t, "events", r.log.take(), []string{"C:start@30ms", "C:halt@50ms", "C:start@70ms", "C:halt@70ms"})
+	})
+	t.Run("Reset keeps the blackboard", func(t *testing.T) {
+		tree := unCompile(t, reg, arbor.Sequence(arbor.Set("k", 1), unP("A", "run", -1)))
+		r := unStart(tree)
+		r.Tick(0)
+		r.Blackboard().Set("@g", 2)
+		r.Reset()
+		if v := r.Blackboard().Value("k"); !v.Equal(arbor.Number(1)) {
+			t.Errorf("k = %v after Reset, want 1", v)
+		}
+		if v := r.Blackboard().Value("@g"); !v.Equal(arbor.Number(2)) {
+			t.Errorf("@g = %v after Reset, want 2", v)
+		}
+	})
 	t.Run("halt events reach built-in parents after their children", func(t *testing.T) {
 		tree := unCompile(t, reg, arbor.Parallel(-1, 0,
 			arbor.Sequence(unP("A", "run", -1)).Named("seq"),
@@ -475,54 +526,55 @@ func TestUserNodeMemory(t *testing.T) {
 		root  *arbor.Node
 		steps []unStep
 	}{
-		{"memory is zeroed after a success",
+		{"end sees the activation's memory, which is zeroed after a success",
 			arbor.Leaf("Counter").Named("K"),
 			[]unStep{
 				{0, nil, arbor.Running, []string{"K:start n=0"}},
-				{ms, nil, arbor.Success, nil},
+				{ms, nil, arbor.Success, []string{"K:end n=2"}},
 				{2 * ms, nil, arbor.Running, []string{"K:start n=0"}},
 			}},
-		{"memory is zeroed after a halt",
-			arbor.Leaf("Counter", "done", 5).Named("K"),
-			[]unStep{
-				{0, nil, arbor.Running, []string{"K:start n=0"}},
-				{ms, func(r *unRun) { r.Halt() }, arbor.Running, []string{"K:start n=0"}},
-			}},
-		{"memory is zeroed after a failure",
+		{"end sees the activation's memory, which is zeroed after a failure",
 			arbor.Leaf("Counter", "result", "failure").Named("K"),
 			[]unStep{
 				{0, nil, arbor.Running, []string{"K:start n=0"}},
-				{ms, nil, arbor.Failure, nil},
+				{ms, nil, arbor.Failure, []string{"K:end n=2"}},
 				{2 * ms, nil, arbor.Running, []string{"K:start n=0"}},
+			}},
+		{"halt sees the activation's memory, which is zeroed after Agent.Halt",
+			arbor.Leaf("Counter", "done", 5).Named("K"),
+			[]unStep{
+				{0, nil, arbor.Running, []string{"K:start n=0"}},
+				{ms, nil, arbor.Running, nil},
+				{2 * ms, func(r *unRun) { r.Halt() }, arbor.Running, []string{"K:halt n=2", "K:start n=0"}},
 			}},
 		{"memory is zeroed after a halt by a timeout",
 			arbor.Timeout(ms, arbor.Leaf("Counter", "done", 5).Named("K")),
 			[]unStep{
 				{0, nil, arbor.Running, []string{"K:start n=0"}},
-				{ms, nil, arbor.Failure, nil},
+				{ms, nil, arbor.Failure, []string{"K:halt n=1"}},
 				{2 * ms, nil, arbor.Running, []string{"K:start n=0"}},
 			}},
 		{"KeepMemory keeps memory over activations and halts until Agent.Reset",
 			arbor.Leaf("KeepCounter").Named("K"),
 			[]unStep{
 				{0, nil, arbor.Running, []string{"K:start n=0"}},
-				{ms, nil, arbor.Success, nil},
-				{2 * ms, nil, arbor.Success, []string{"K:start n=2"}},
-				{3 * ms, func(r *unRun) { r.Halt() }, arbor.Success, []string{"K:start n=3"}},
+				{ms, nil, arbor.Success, []string{"K:end n=2"}},
+				{2 * ms, nil, arbor.Success, []string{"K:start n=2", "K:end n=3"}},
+				{3 * ms, func(r *unRun) { r.Halt() }, arbor.Success, []string{"K:start n=3", "K:end n=4"}},
 				{4 * ms, func(r *unRun) { r.Reset() }, arbor.Running, []string{"K:start n=0"}},
 			}},
 		{"KeepMemory survives a halt of a running node",
 			arbor.Leaf("KeepCounter", "done", 10).Named("K"),
 			[]unStep{
 				{0, nil, arbor.Running, []string{"K:start n=0"}},
-				{ms, func(r *unRun) { r.Halt() }, arbor.Running, []string{"K:start n=1"}},
+				{ms, func(r *unRun) { r.Halt() }, arbor.Running, []string{"K:halt n=1", "K:start n=1"}},
 			}},
 		{"two nodes of one type have separate memory",
 			arbor.Sequence(arbor.Leaf("Counter").Named("K1"), arbor.Leaf("Counter").Named("K2")),
 			[]unStep{
 				{0, nil, arbor.Running, []string{"K1:start n=0"}},
-				{ms, nil, arbor.Running, []string{"K2:start n=0"}},
-				{2 * ms, nil, arbor.Success, nil},
+				{ms, nil, arbor.Running, []string{"K1:end n=2", "K2:start n=0"}},
+				{2 * ms, nil, arbor.Success, []string{"K2:end n=2"}},
 			}},
 	}
 	for _, c := range cases {

@@ -264,7 +264,7 @@ func (a *Agent) notifyPause(paused bool) {
 
 // report sends a node error to the agent's error handler.
 func (a *Agent) report(i int32, err error) {
-	n := &a.tree.nodes[i]
+	n := &a.tree.meta[i]
 	ne := &NodeError{Path: n.path, Type: n.typ, Name: n.name, Agent: a, Time: time.Duration(a.bb.now), Err: err}
 	if a.cold != nil && a.cold.onError != nil {
 		a.cold.onError(ne)

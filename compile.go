@@ -20,9 +20,10 @@ const DefaultMaxNodes = 100_000
 type proto struct {
 	def     *Node
 	t       *nodeType
-	path    string // document path, for load errors
-	rel     string // step from the parent: ".children[2]", ".child", ".guard"
-	n       node   // compiled fields (kind, parameters)
+	path    string   // document path, for load errors
+	rel     string   // step from the parent: ".children[2]", ".child", ".guard"
+	n       node     // compiled fields (kind, parameters)
+	meta    nodeMeta // name, type, parameters as written
 	subtree string
 	kids    []*proto
 	guard   *proto
@@ -90,7 +91,7 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 	for len(c.guards) > 0 {
 		g := c.guards[0]
 		c.guards = c.guards[1:]
-		root := c.emit(g.p, -1, -1, t.nodes[g.owner].path+".guard", true)
+		root := c.emit(g.p, -1, -1, t.meta[g.owner].path+".guard", true)
 		t.nodes[g.owner].guard = root
 	}
 	return t, nil
@@ -141,7 +142,8 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool) *proto {
 	}
 	p := &proto{def: def, t: t, path: path, rel: rel}
 	params := normalizeParams(def.Params)
-	p.n = node{kind: t.kind, typ: def.Type, name: def.Name, abort: def.Abort, params: params, guard: -1, umem: -1}
+	p.n = node{kind: t.kind, abort: def.Abort, guard: -1, umem: -1}
+	p.meta = nodeMeta{typ: def.Type, name: def.Name, params: params}
 
 	// Children.
 	nk := len(def.Children)
@@ -433,7 +435,9 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 	t := c.tree
 	i := int32(len(t.nodes))
 	n := p.n
-	n.parent, n.comp, n.path = parent, comp, path
+	n.comp = comp
+	meta := p.meta
+	meta.parent, meta.path = parent, path
 	if !inGuard {
 		act, life := memory(n.kind)
 		n.mem, n.actW = int32(t.words), act
@@ -461,6 +465,7 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 		}
 	}
 	t.nodes = append(t.nodes, n)
+	t.meta = append(t.meta, meta)
 
 	childComp := comp
 	if c.tree.isComposite(i) {

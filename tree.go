@@ -10,11 +10,12 @@ type Tree struct {
 	name      string
 	doc       *Document
 	nodes     []node
-	words     int // per-agent memory words (int64)
-	userWords int // per-agent arena words of pointer-free user memory
-	userSlots int // per-agent heap user-memory slots (user memory with pointers)
-	keySlots  int // agent-scope blackboard slots the tree mentions
-	observers int // condition leaves that can become observers
+	meta      []nodeMeta // parallel to nodes
+	words     int        // per-agent memory words (int64)
+	userWords int        // per-agent arena words of pointer-free user memory
+	userSlots int        // per-agent heap user-memory slots (user memory with pointers)
+	keySlots  int        // agent-scope blackboard slots the tree mentions
+	observers int        // condition leaves that can become observers
 	awake     []int32
 }
 
@@ -26,31 +27,36 @@ type node struct {
 	// plainCond: a Check without guard or observer, evaluated without the
 	// tick bookkeeping when no tracer is set.
 	plainCond bool
-	flag      bool // Parallel retryFailed
-	op        op   // Check operator
-	kids      []int32
+	flag      bool        // Parallel retryFailed
+	op        op          // Check operator
+	cb        callbackSet // the user node's optional callbacks
+	umemHeap  bool
+	keepMem   bool
+	valRef    bool
+	hasTTL    bool
 	guard     int32 // index of the guard's root, or -1
 	mem       int32 // first word in the agent's memory
 	actW      int32 // number of activation words at mem (cleared on end/halt)
-	umem      int32 // user memory: arena word offset, or heap slot (umemHeap), or -1
-	umemW     int32 // user memory words in the arena
-	umemHeap  bool
-	keepMem   bool
-	cb        callbackSet // the user node's optional callbacks
-	parent    int32
+	umem      int32 // user memory: word offset in mem, or heap slot (umemHeap), or -1
+	umemW     int32 // user memory words in mem
 	comp      int32 // nearest composite ancestor (decorators and subtrees transparent), or -1
 	end       int32 // one past the last node of this node's subtree (pre-order)
+	kids      []int32
 	a, b      int64 // integer parameters (counts, thresholds, durations in ns)
 	key       keyRef
-	val       Value  // Check/Set literal
 	valKey    keyRef // Check/Set "{key}" reference
-	valRef    bool
-	hasTTL    bool
+	val       Value  // Check/Set literal
 	user      userNode
-	typ       string // type name as written
-	name      string
-	path      string
-	params    map[string]any
+}
+
+// nodeMeta is what tools and error reports need of a node, kept apart
+// from the hot node array.
+type nodeMeta struct {
+	parent int32
+	typ    string // type name as written
+	name   string
+	path   string
+	params map[string]any
 }
 
 // keyRef is a compiled blackboard key.
@@ -100,13 +106,13 @@ func (n NodeInfo) Label() string {
 
 // Node returns a description of node id.
 func (t *Tree) Node(id int) NodeInfo {
-	n := &t.nodes[id]
-	info := NodeInfo{ID: id, Type: n.typ, Name: n.name, Path: n.path, Parent: int(n.parent),
-		Guard: int(n.guard), GuardOf: -1, Abort: n.abort, Params: n.params}
+	n, m := &t.nodes[id], &t.meta[id]
+	info := NodeInfo{ID: id, Type: m.typ, Name: m.name, Path: m.path, Parent: int(m.parent),
+		Guard: int(n.guard), GuardOf: -1, Abort: n.abort, Params: m.params}
 	for _, k := range n.kids {
 		info.Children = append(info.Children, int(k))
 	}
-	if n.parent < 0 && id != 0 {
+	if m.parent < 0 && id != 0 {
 		for j := range t.nodes {
 			if int(t.nodes[j].guard) == id {
 				info.GuardOf = j
@@ -117,7 +123,7 @@ func (t *Tree) Node(id int) NodeInfo {
 }
 
 // label returns a node's display label.
-func (n *node) label() string {
+func (n *nodeMeta) label() string {
 	if n.name != "" {
 		return n.name
 	}

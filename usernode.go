@@ -28,10 +28,10 @@ func (c *Ctx) Blackboard() *Blackboard { return &c.agent.bb }
 func (c *Ctx) Node() int { return int(c.node) }
 
 // Path returns the path of the node being run.
-func (c *Ctx) Path() string { return c.agent.tree.nodes[c.node].path }
+func (c *Ctx) Path() string { return c.agent.tree.meta[c.node].path }
 
 // Name returns the node's name, or its type when it has none.
-func (c *Ctx) Name() string { return c.agent.tree.nodes[c.node].label() }
+func (c *Ctx) Name() string { return c.agent.tree.meta[c.node].label() }
 
 // Owner returns the agent's owner as a T (the zero T when it is not one).
 func Owner[T any](c *Ctx) T {

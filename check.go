@@ -49,7 +49,7 @@ func (a *Agent) check(i int32, n *node) Status {
 	}
 	// Fast path: a number against a number literal, or a boolean against
 	// a boolean literal with == or !=.
-	if !n.valRef && s.kind == n.val.kind && (s.kind == KindNumber || (s.kind == KindBool && !n.op.ordering())) {
+	if n.scalarLit && s.kind == n.val.kind {
 		x, y := s.num, n.val.num
 		switch n.op {
 		case opEq:
@@ -66,6 +66,11 @@ func (a *Agent) check(i int32, n *node) Status {
 			return statusOf(x >= y)
 		}
 	}
+	return a.checkSlow(i, n, s)
+}
+
+// checkSlow compares any kinds of values, and reads "{key}" values.
+func (a *Agent) checkSlow(i int32, n *node, s *slot) Status {
 	want := n.val
 	if n.valRef {
 		var ok bool

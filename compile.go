@@ -489,6 +489,8 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 		c.guards = append(c.guards, pendingGuard{p: p.guard, owner: i})
 	}
 	nd.plainCond = nd.kind == kCheck && p.guard == nil && !nd.observe && !inGuard
+	nd.scalarLit = nd.kind == kCheck && !nd.valRef &&
+		(nd.val.kind == KindNumber || (nd.val.kind == KindBool && !nd.op.ordering()))
 	return i
 }
 

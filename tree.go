@@ -27,6 +27,9 @@ type node struct {
 	// plainCond: a Check without guard or observer, evaluated without the
 	// tick bookkeeping when no tracer is set.
 	plainCond bool
+	// scalarLit: a Check against a number literal, or a boolean literal
+	// with == or != (compared without building Values).
+	scalarLit bool
 	flag      bool        // Parallel retryFailed
 	op        op          // Check operator
 	cb        callbackSet // the user node's optional callbacks

@@ -390,7 +390,38 @@ func (a *Agent) userMem(n *node) unsafe.Pointer {
 
 // condition ticks a user condition.
 func (a *Agent) condition(i int32) Status {
-	return a.callUser(i, callTick, 0)
+	return a.userTick(i, &a.tree.nodes[i])
+}
+
+// userTick runs a user node's tick: the common case of callUser, kept
+// small for the hot path.
+func (a *Agent) userTick(i int32, n *node) (s Status) {
+	a.ctx.node = i
+	defer func() {
+		if r := recover(); r != nil {
+			a.report(i, &PanicError{Value: r, Stack: string(debug.Stack())})
+			s = Failure
+		}
+	}()
+	s, err := n.user.tick(&a.ctx, a.userMem(n))
+	if err != nil || s < Success || s > Running || (s == Running && n.kind == kCondition) {
+		return a.badTick(i, n, s, err)
+	}
+	return s
+}
+
+// badTick reports a user tick that returned an error, an invalid status,
+// or running from a condition.
+func (a *Agent) badTick(i int32, n *node, s Status, err error) Status {
+	switch {
+	case err != nil:
+	case s == Running:
+		err = fmt.Errorf("a condition returned running")
+	default:
+		err = fmt.Errorf("tick returned an invalid status %d", s)
+	}
+	a.report(i, err)
+	return Failure
 }
 
 // action ticks a user action through its lifecycle.
@@ -399,7 +430,7 @@ func (a *Agent) action(i int32, n *node, starting bool) Status {
 		a.endMemory(n)
 		return Failure
 	}
-	s := a.callUser(i, callTick, 0)
+	s := a.userTick(i, n)
 	if s != Running {
 		if n.cb&hasEnd != 0 {
 			a.callUser(i, callEnd, int64(s))

@@ -324,14 +324,8 @@ func (a *Agent) cond(i int32) Status {
 		return Failure
 	}
 	switch n.kind {
-	case kCheck:
-		return a.check(i, n)
-	case kSuccess:
-		return Success
-	case kFailure:
-		return Failure
-	case kCondition:
-		return a.condition(i)
+	case kCheck, kSuccess, kFailure, kCondition:
+		return a.evalLeaf(i)
 	case kInverter:
 		if a.cond(n.kids[0]) == Success {
 			return Failure

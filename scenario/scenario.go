@@ -85,7 +85,9 @@ func Parse(data []byte, yaml bool, file string) ([]*Scenario, error) {
 	if v.Kind != rawdoc.Object {
 		return nil, fmt.Errorf("a scenario file must be an object, got a %s", v.Kind)
 	}
-	if d := firstDuplicateOutsideTrees(v); d != nil {
+	// Duplicates inside embedded trees are load errors of the scenario,
+	// reported with node paths when the tree loads.
+	if d := rawdoc.FirstDuplicate(v, "tree"); d != nil {
 		return nil, rawdoc.DuplicateError(d)
 	}
 	if list := v.Get("scenarios"); list != nil {
@@ -399,30 +401,4 @@ func isTreeDocument(v *rawdoc.Value) bool {
 		}
 	}
 	return false
-}
-
-// firstDuplicateOutsideTrees finds a repeated key anywhere in a scenario
-// file but inside embedded trees (whose duplicates are load errors of the
-// scenario, reported with node paths).
-func firstDuplicateOutsideTrees(v *rawdoc.Value) *rawdoc.Field {
-	if v == nil {
-		return nil
-	}
-	if len(v.Dups) > 0 {
-		return &v.Dups[0]
-	}
-	for _, e := range v.List {
-		if d := firstDuplicateOutsideTrees(e); d != nil {
-			return d
-		}
-	}
-	for _, f := range v.Fields {
-		if f.Key == "tree" {
-			continue
-		}
-		if d := firstDuplicateOutsideTrees(f.Val); d != nil {
-			return d
-		}
-	}
-	return nil
 }

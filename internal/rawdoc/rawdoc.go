@@ -6,6 +6,7 @@ package rawdoc
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -58,7 +59,8 @@ type Value struct {
 }
 
 // FirstDuplicate returns the first repeated key in v or below it, or nil.
-func FirstDuplicate(v *Value) *Field {
+// Members named in skip (at any depth) are not searched.
+func FirstDuplicate(v *Value, skip ...string) *Field {
 	if v == nil {
 		return nil
 	}
@@ -66,12 +68,15 @@ func FirstDuplicate(v *Value) *Field {
 		return &v.Dups[0]
 	}
 	for _, e := range v.List {
-		if d := FirstDuplicate(e); d != nil {
+		if d := FirstDuplicate(e, skip...); d != nil {
 			return d
 		}
 	}
 	for _, f := range v.Fields {
-		if d := FirstDuplicate(f.Val); d != nil {
+		if slices.Contains(skip, f.Key) {
+			continue
+		}
+		if d := FirstDuplicate(f.Val, skip...); d != nil {
 			return d
 		}
 	}

@@ -6,7 +6,7 @@ type observer struct {
 	cond    int32  // the condition leaf
 	at      int32  // the composite it sits at (C, or where it moved up to)
 	branch  int32  // index of at's child that contains the condition
-	seq     uint32 // registration order
+	seq     uint64 // registration order
 	mode    Abort
 	result  Status // the leaf's remembered result
 	waiting bool   // a lower observer still at its own C: not watching yet
@@ -118,7 +118,7 @@ func (a *Agent) moveObservers(x int32) {
 // condition.
 func (a *Agent) reevaluate() {
 	nodes := a.tree.nodes
-	var last uint32
+	var last uint64
 	for {
 		k := -1
 		for j := range a.obs {

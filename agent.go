@@ -29,9 +29,10 @@ type Agent struct {
 	tracer  Tracer
 	status  Status // the root's last result
 	paused  bool
-	inTick  bool
-	pending pendingOp
-	obsSeq  uint32
+	busy    bool   // in a tick or an agent operation: operations wait
+	npend   uint8  // operations waiting in pending
+	pending uint32 // waiting operations, 4 bits each, oldest first
+	obsSeq  uint64
 	ctx     Ctx
 	owner   any
 	cold    *agentCold
@@ -51,7 +52,8 @@ func (a *Agent) coldPart() *agentCold {
 	return a.cold
 }
 
-// pendingOp is an agent operation requested from inside its own tick.
+// pendingOp is an agent operation requested from inside its own tick (or
+// from a callback of another operation).
 type pendingOp uint8
 
 const (
@@ -163,55 +165,74 @@ func (a *Agent) Tick(now time.Duration) Status {
 		return a.status
 	}
 	a.bb.now = int64(now)
-	a.inTick = true
+	a.busy = true
 	if len(a.obs) > 0 {
 		a.reevaluate()
 	}
 	s := a.tick(0)
 	a.status = s
-	a.inTick = false
-	if a.pending != opNone {
-		a.applyPending()
-	}
+	a.done()
 	return s
 }
 
-func (a *Agent) applyPending() {
-	op := a.pending
-	a.pending = opNone
-	switch op {
-	case opHalt:
-		a.Halt()
-	case opReset:
-		a.Reset()
-	case opPause:
-		a.Pause()
-	case opResume:
-		a.Resume()
+// wait records an operation requested while the agent is busy; it
+// reports whether it did. Up to eight wait, in the order requested.
+func (a *Agent) wait(op pendingOp) bool {
+	if !a.busy {
+		return false
+	}
+	if a.npend < 8 {
+		a.pending |= uint32(op) << (4 * a.npend)
+		a.npend++
+	}
+	return true
+}
+
+// done ends a tick or an operation and runs the operations that waited,
+// in order.
+func (a *Agent) done() {
+	a.busy = false
+	for a.npend > 0 {
+		op := pendingOp(a.pending & 0xF)
+		a.pending >>= 4
+		a.npend--
+		switch op {
+		case opHalt:
+			a.Halt()
+		case opReset:
+			a.Reset()
+		case opPause:
+			a.Pause()
+		case opResume:
+			a.Resume()
+		}
 	}
 }
 
 // Halt halts every running node (children first, exactly once each) at the
-// agent's current time. Called from inside the agent's own tick, it takes
-// effect right after that tick.
+// agent's current time. Called from inside the agent's own tick (or from a
+// callback of another operation), it takes effect right after it.
 func (a *Agent) Halt() {
-	if a.inTick {
-		a.pending = opHalt
+	if a.wait(opHalt) {
 		return
 	}
+	a.busy = true
 	a.halt(0)
 	a.obs = a.obs[:0]
+	a.done()
 }
 
 // Reset halts the agent, then clears all node memory, including memory
 // that lives over the agent's life (Limiter counts, RunOnce results,
 // Cooldown times...). The blackboard is kept.
 func (a *Agent) Reset() {
-	if a.inTick {
-		a.pending = opReset
+	if a.wait(opReset) {
 		return
 	}
-	a.Halt()
+	a.busy = true
+	a.halt(0)
+	a.obs = a.obs[:0]
+	a.obsSeq = 0
 	clear(a.st)
 	clear(a.mem)
 	for i := range a.tree.nodes {
@@ -221,33 +242,30 @@ func (a *Agent) Reset() {
 		}
 	}
 	a.status = Invalid
+	a.done()
 }
 
 // Pause stops the agent: Tick does nothing until Resume. Running user
 // nodes get their pause callback, in tree order.
 func (a *Agent) Pause() {
-	if a.inTick {
-		a.pending = opPause
+	if a.wait(opPause) || a.paused {
 		return
 	}
-	if a.paused {
-		return
-	}
+	a.busy = true
 	a.paused = true
 	a.notifyPause(true)
+	a.done()
 }
 
 // Resume undoes Pause; running user nodes get their pause(false) callback.
 func (a *Agent) Resume() {
-	if a.inTick {
-		a.pending = opResume
+	if a.wait(opResume) || !a.paused {
 		return
 	}
-	if !a.paused {
-		return
-	}
+	a.busy = true
 	a.paused = false
 	a.notifyPause(false)
+	a.done()
 }
 
 func (a *Agent) notifyPause(paused bool) {

@@ -143,3 +143,99 @@ func mustCompile(t testing.TB, reg *arbor.Registry, root *arbor.Node) *arbor.Tre
 	}
 	return tree
 }
+
+// opsAction runs forever; on its second tick it calls the agent operations
+// in ops, in order.
+type opsAction struct{}
+
+type opsMem struct{ n int }
+
+var opsToCall []func(*arbor.Agent)
+
+func (opsAction) Tick(c *arbor.Ctx, m *opsMem) (arbor.Status, error) {
+	m.n++
+	if m.n == 2 {
+		for _, op := range opsToCall {
+			op(c.Agent())
+		}
+	}
+	return arbor.Running, nil
+}
+
+// Operations requested inside a tick all take effect after it, in order.
+func TestOperationsInsideATickRunInOrder(t *testing.T) {
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterAction[opsAction, opsMem](reg, "Ops"); err != nil {
+		t.Fatal(err)
+	}
+	tree := mustCompile(t, reg, arbor.Sequence(arbor.Leaf("Ops")))
+	for _, c := range []struct {
+		name          string
+		ops           []func(*arbor.Agent)
+		running, paus bool
+	}{
+		{"halt then pause", []func(*arbor.Agent){(*arbor.Agent).Halt, (*arbor.Agent).Pause}, false, true},
+		{"pause then halt", []func(*arbor.Agent){(*arbor.Agent).Pause, (*arbor.Agent).Halt}, false, true},
+		{"pause then resume", []func(*arbor.Agent){(*arbor.Agent).Pause, (*arbor.Agent).Resume}, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opsToCall = c.ops
+			a := arbor.NewAgent(tree)
+			a.Tick(time.Second)
+			a.Tick(2 * time.Second)
+			if a.Running(0) != c.running || a.Paused() != c.paus {
+				t.Fatalf("running %v paused %v, want %v %v", a.Running(0), a.Paused(), c.running, c.paus)
+			}
+		})
+	}
+}
+
+// haltAgain calls Agent.Halt from its own halt callback.
+type haltAgain struct{}
+
+func (haltAgain) Tick(*arbor.Ctx, *struct{}) (arbor.Status, error) { return arbor.Running, nil }
+func (haltAgain) Halt(c *arbor.Ctx, _ *struct{})                  { c.Agent().Halt() }
+
+func TestHaltFromAHaltCallbackHaltsOnce(t *testing.T) {
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterAction[haltAgain, struct{}](reg, "HaltAgain"); err != nil {
+		t.Fatal(err)
+	}
+	halts := map[int]int{}
+	a := arbor.NewAgent(mustCompile(t, reg, arbor.Parallel(-1, 0, arbor.Leaf("HaltAgain"), arbor.Sequence(arbor.Leaf("HaltAgain")))),
+		arbor.WithTracer(func(_ *arbor.Agent, e arbor.Event) {
+			if e.Kind == arbor.EventHalt {
+				halts[int(e.Node)]++
+			}
+		}))
+	a.Tick(time.Second)
+	a.Halt()
+	for id, n := range halts {
+		if n != 1 {
+			t.Errorf("node %d halted %d times", id, n)
+		}
+	}
+	if len(halts) != 4 {
+		t.Errorf("%d nodes halted, want 4", len(halts))
+	}
+}
+
+type team string
+type health float64
+
+// Named types of scalar kinds are stored as those kinds.
+func TestNamedScalarTypes(t *testing.T) {
+	a := arbor.NewAgent(mustCompile(t, arbor.NewRegistry(), arbor.Sequence(
+		arbor.Check("team", "==", "red"), arbor.Check("hp", "==", 5))))
+	a.Blackboard().Set("team", team("red"))
+	a.Blackboard().Set("hp", health(5))
+	if s := a.Tick(time.Second); s != arbor.Success {
+		t.Fatalf("checks on named types: %v", s)
+	}
+	if v, err := arbor.NewKey[health]("hp").Get(a.Blackboard()); err != nil || v != 5 {
+		t.Fatalf("Key[health].Get = %v, %v", v, err)
+	}
+	if v, err := arbor.NewKey[team]("team").Get(a.Blackboard()); err != nil || v != "red" {
+		t.Fatalf("Key[team].Get = %v, %v", v, err)
+	}
+}

@@ -265,6 +265,9 @@ func (c *compiler) keyParam(pr *paramReader) keyRef {
 	if ok && name == "" {
 		pr.errf("key", "empty key name")
 	}
+	if _, isRef := refKey(name); isRef {
+		pr.errf("key", "%q: a key name cannot be a {key} reference (only value accepts one)", name)
+	}
 	return keyRef{id: internKey(name), global: isGlobalName(name)}
 }
 

@@ -98,6 +98,20 @@ func ValueOf(x any) Value {
 	case string:
 		return String(t)
 	}
+	// Named types of those kinds (type Team string, type HP float64) are
+	// values of the same kind.
+	switch rv := reflect.ValueOf(x); rv.Kind() {
+	case reflect.Bool:
+		return Bool(rv.Bool())
+	case reflect.String:
+		return String(rv.String())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return Number(float64(rv.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return Number(float64(rv.Uint()))
+	case reflect.Float32, reflect.Float64:
+		return Number(rv.Float())
+	}
 	return Value{kind: KindOther, ref: x}
 }
 

@@ -102,7 +102,10 @@ func (s *Scenario) Load() (*arbor.Tree, error) {
 			doc = d.(*arbor.Document)
 		}
 	} else {
-		path := filepath.Join(filepath.Dir(s.File), s.TreeFile)
+		path := s.TreeFile
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(s.File), path)
+		}
 		switch s.TreeFormat {
 		case "", "arbor":
 			doc, err = arbor.LoadFile(path)
@@ -284,9 +287,16 @@ type Summary struct{ Passed, Failed int }
 // final "N passed, N failed" line to w.
 func RunPaths(w io.Writer, paths []string, verbose bool) (Summary, error) {
 	var sum Summary
-	files, err := Collect(paths)
-	if err != nil {
-		return sum, err
+	var files []string
+	for _, p := range paths {
+		found, err := Collect([]string{p})
+		if err != nil {
+			// A path that cannot be read is a failure, not the end of the run.
+			sum.Failed++
+			fmt.Fprintf(w, "FAIL %s\n    %v\n", p, err)
+			continue
+		}
+		files = append(files, found...)
 	}
 	for _, f := range files {
 		list, err := ParseFile(f)

@@ -188,6 +188,8 @@ func parseScenario(v *rawdoc.Value, file string) (*Scenario, error) {
 		return nil, fmt.Errorf("scenario %q: has both tree and treeFile", s.Name)
 	case s.hasLoadError && len(s.Steps) > 0:
 		return nil, fmt.Errorf("scenario %q: has both loadError and ticks", s.Name)
+	case s.hasHaltTrace && !s.Halt:
+		return nil, fmt.Errorf("scenario %q: haltTrace needs \"halt\": true", s.Name)
 	}
 	return s, nil
 }

@@ -55,6 +55,12 @@ func TestTestCommand(t *testing.T) {
 			t.Fatalf("output:\n%s", out)
 		}
 	})
+	t.Run("a missing path is one failure; the others still run", func(t *testing.T) {
+		out, _, code := runCLI(t, "test", filepath.Join(dir, "nope.json"), filepath.Join(dir, "pass.json"))
+		if code != 1 || !strings.Contains(out, "FAIL "+filepath.Join(dir, "nope.json")) || !strings.Contains(out, "PASS passes") || !strings.HasSuffix(out, "1 passed, 1 failed\n") {
+			t.Fatalf("code %d, output:\n%s", code, out)
+		}
+	})
 	t.Run("no paths is a usage error", func(t *testing.T) {
 		if _, _, code := runCLI(t, "test"); code != 2 {
 			t.Fatalf("exit status %d, want 2", code)

@@ -27,7 +27,6 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 	sum, err := scenario.RunPaths(stdout, fs.Args(), *verbose)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbor test: %v\n", err)
-		fmt.Fprintf(stdout, "%d passed, %d failed\n", sum.Passed, sum.Failed+1)
 		return 1
 	}
 	if sum.Failed > 0 {

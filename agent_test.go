@@ -194,7 +194,7 @@ func TestOperationsInsideATickRunInOrder(t *testing.T) {
 type haltAgain struct{}
 
 func (haltAgain) Tick(*arbor.Ctx, *struct{}) (arbor.Status, error) { return arbor.Running, nil }
-func (haltAgain) Halt(c *arbor.Ctx, _ *struct{})                  { c.Agent().Halt() }
+func (haltAgain) Halt(c *arbor.Ctx, _ *struct{})                   { c.Agent().Halt() }
 
 func TestHaltFromAHaltCallbackHaltsOnce(t *testing.T) {
 	reg := arbor.NewRegistry()

@@ -13,9 +13,12 @@ import (
 // Limits bound what the native loader accepts (format.md: 16 MiB per file,
 // nesting depth 256; the node limit after inlining is CompileOptions).
 type Limits struct {
-	MaxBytes int
-	MaxDepth int
+	MaxBytes int // file size; 0 means 16 MiB
+	MaxDepth int // nesting of nodes (a child is one level deeper); 0 means 256
 }
+
+// DefaultMaxNodeDepth is the default bound on node nesting.
+const DefaultMaxNodeDepth = 256
 
 // ParseJSON parses a native tree document (format.md) from JSON.
 func ParseJSON(data []byte) (*Document, error) { return parse(data, false, Limits{}) }
@@ -29,11 +32,14 @@ func ParseDocument(data []byte, yaml bool, lim Limits) (*Document, error) {
 }
 
 func parse(data []byte, yaml bool, lim Limits) (*Document, error) {
-	v, err := rawdoc.Parse(data, yaml, rawdoc.Limits{MaxBytes: lim.MaxBytes, MaxDepth: lim.MaxDepth})
+	if lim.MaxDepth <= 0 {
+		lim.MaxDepth = DefaultMaxNodeDepth
+	}
+	v, err := rawdoc.Parse(data, yaml, rawdoc.Limits{MaxBytes: lim.MaxBytes, MaxDepth: 2*lim.MaxDepth + 16})
 	if err != nil {
 		return nil, err
 	}
-	return decodeDocument(v)
+	return decodeDocumentDepth(v, lim.MaxDepth)
 }
 
 // IsYAMLPath reports whether a file name has a YAML extension.
@@ -108,7 +114,18 @@ const BareTreeName = "root"
 var docKeys = []string{"format", "main", "trees", "comment", "description"}
 
 func decodeDocument(v *rawdoc.Value) (*Document, error) {
+	return decodeDocumentDepth(v, DefaultMaxNodeDepth)
+}
+
+// nodeDecoder converts node objects, bounding their nesting.
+type nodeDecoder struct {
+	el       *errList
+	maxDepth int
+}
+
+func decodeDocumentDepth(v *rawdoc.Value, maxDepth int) (*Document, error) {
 	el := &errList{}
+	d := nodeDecoder{el: el, maxDepth: maxDepth}
 	if v.Kind != rawdoc.Object {
 		el.add("", "", v.Line, "a tree document must be an object, got a %s", v.Kind)
 		return nil, el.err()
@@ -119,7 +136,7 @@ func decodeDocument(v *rawdoc.Value) (*Document, error) {
 	doc := &Document{Trees: map[string]*Node{}}
 	if v.Get("type") != nil {
 		doc.Main = BareTreeName
-		doc.Trees[BareTreeName] = decodeNode(v, "trees."+BareTreeName, el)
+		doc.Trees[BareTreeName] = d.node(v, "trees."+BareTreeName, 1)
 		return doc, el.err()
 	}
 	for _, f := range v.Fields {
@@ -143,7 +160,7 @@ func decodeDocument(v *rawdoc.Value) (*Document, error) {
 				el.add("trees."+d.Key, "", d.Line, "duplicate key %q: two trees have the same name", d.Key)
 			}
 			for _, t := range f.Val.Fields {
-				doc.Trees[t.Key] = decodeNode(t.Val, "trees."+t.Key, el)
+				doc.Trees[t.Key] = d.node(t.Val, "trees."+t.Key, 1)
 			}
 		case "comment", "description":
 		default:
@@ -170,8 +187,13 @@ func describeRaw(v *rawdoc.Value) string {
 	return "a " + v.Kind.String()
 }
 
-// decodeNode converts one node object.
-func decodeNode(v *rawdoc.Value, path string, el *errList) *Node {
+// node converts one node object at the given nesting depth.
+func (d *nodeDecoder) node(v *rawdoc.Value, path string, depth int) *Node {
+	el := d.el
+	if depth > d.maxDepth {
+		el.add(path, "", v.Line, "node nesting depth over the limit of %d", d.maxDepth)
+		return nil
+	}
 	if v.Kind != rawdoc.Object {
 		el.add(path, "", v.Line, "a node must be an object, got %s", describeRaw(v))
 		return nil
@@ -204,17 +226,17 @@ func decodeNode(v *rawdoc.Value, path string, el *errList) *Node {
 				continue
 			}
 			for i, c := range f.Val.List {
-				if k := decodeNode(c, fmt.Sprintf("%s.children[%d]", path, i), el); k != nil {
+				if k := d.node(c, fmt.Sprintf("%s.children[%d]", path, i), depth+1); k != nil {
 					n.Children = append(n.Children, k)
 				}
 			}
 		case "child":
-			if k := decodeNode(f.Val, path+".child", el); k != nil {
+			if k := d.node(f.Val, path+".child", depth+1); k != nil {
 				n.Children = append(n.Children, k)
 				n.SingleChild = true
 			}
 		case "guard":
-			n.Guard = decodeNode(f.Val, path+".guard", el)
+			n.Guard = d.node(f.Val, path+".guard", depth+1)
 		case "abort":
 			a, ok := AbortNone, false
 			if f.Val.Kind == rawdoc.String {

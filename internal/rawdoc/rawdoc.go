@@ -198,7 +198,9 @@ type Limits struct {
 // Defaults of Limits.
 const (
 	DefaultMaxBytes = 16 << 20
-	DefaultMaxDepth = 256
+	// DefaultMaxDepth bounds the nesting of lists and objects: room for
+	// trees nested 256 nodes deep, each node taking a list and an object.
+	DefaultMaxDepth = 2*256 + 16
 )
 
 func (l Limits) withDefaults() Limits {

@@ -999,3 +999,22 @@ func TestBuilder(t *testing.T) {
 		}
 	})
 }
+
+// The depth limit counts nodes: a tree 200 nodes deep written with
+// children lists (two JSON levels a node) loads; 300 deep does not.
+func TestNodeDepthLimitCountsNodes(t *testing.T) {
+	deep := func(n int) []byte {
+		s := `{"type": "Success"}`
+		for i := 0; i < n-1; i++ {
+			s = `{"type": "Sequence", "children": [` + s + `]}`
+		}
+		return []byte(s)
+	}
+	if _, err := arbor.ParseJSON(deep(200)); err != nil {
+		t.Fatalf("200 nodes deep: %v", err)
+	}
+	_, err := arbor.ParseJSON(deep(300))
+	if err == nil || !strings.Contains(err.Error(), "depth") {
+		t.Fatalf("300 nodes deep: %v, want a depth error", err)
+	}
+}

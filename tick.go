@@ -7,8 +7,16 @@ func (a *Agent) tick(i int32) Status {
 	n := &a.tree.nodes[i]
 	// A plain condition keeps no state: with nothing to record (no guard,
 	// no observer, no tracer) its result is all there is.
-	if n.plainCond && a.tracer == nil {
-		return a.check(i, n)
+	if a.tracer == nil {
+		if n.plainCond {
+			return a.check(i, n)
+		}
+		if n.leadStop != Invalid && a.st[i]&stRunning == 0 {
+			lead := n.kids[0]
+			if r := a.check(lead, &a.tree.nodes[lead]); r == n.leadStop {
+				return r
+			}
+		}
 	}
 	if n.guard >= 0 && a.cond(n.guard) != Success {
 		if a.st[i]&stRunning != 0 {

@@ -30,6 +30,11 @@ type node struct {
 	// scalarLit: a Check against a number literal, or a boolean literal
 	// with == or != (compared without building Values).
 	scalarLit bool
+	// leadStop: for a composite without guard whose first child is a
+	// plain condition, the result of that condition that decides the
+	// composite at once (Failure for sequences, Success for selectors);
+	// Invalid otherwise. An idle composite so decided needs no bookkeeping.
+	leadStop Status
 	flag      bool        // Parallel retryFailed
 	op        op          // Check operator
 	cb        callbackSet // the user node's optional callbacks

@@ -441,6 +441,9 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 	n.comp = comp
 	meta := p.meta
 	meta.parent, meta.path = parent, path
+	if n.user != nil {
+		n.tickFn = n.user.tickFunc()
+	}
 	if !inGuard {
 		act, life := memory(n.kind)
 		n.mem, n.actW = int32(t.words), act

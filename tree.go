@@ -35,26 +35,27 @@ type node struct {
 	// composite at once (Failure for sequences, Success for selectors);
 	// Invalid otherwise. An idle composite so decided needs no bookkeeping.
 	leadStop Status
-	flag      bool        // Parallel retryFailed
-	op        op          // Check operator
-	cb        callbackSet // the user node's optional callbacks
-	umemHeap  bool
-	keepMem   bool
-	valRef    bool
-	hasTTL    bool
-	guard     int32 // index of the guard's root, or -1
-	mem       int32 // first word in the agent's memory
-	actW      int32 // number of activation words at mem (cleared on end/halt)
-	umem      int32 // user memory: word offset in mem, or heap slot (umemHeap), or -1
-	umemW     int32 // user memory words in mem
-	comp      int32 // nearest composite ancestor (decorators and subtrees transparent), or -1
-	end       int32 // one past the last node of this node's subtree (pre-order)
-	kids      []int32
-	a, b      int64 // integer parameters (counts, thresholds, durations in ns)
-	key       keyRef
-	valKey    keyRef // Check/Set "{key}" reference
-	val       Value  // Check/Set literal
-	user      userNode
+	flag     bool        // Parallel retryFailed
+	op       op          // Check operator
+	cb       callbackSet // the user node's optional callbacks
+	umemHeap bool
+	keepMem  bool
+	valRef   bool
+	hasTTL   bool
+	guard    int32 // index of the guard's root, or -1
+	mem      int32 // first word in the agent's memory
+	actW     int32 // number of activation words at mem (cleared on end/halt)
+	umem     int32 // user memory: word offset in mem, or heap slot (umemHeap), or -1
+	umemW    int32 // user memory words in mem
+	comp     int32 // nearest composite ancestor (decorators and subtrees transparent), or -1
+	end      int32 // one past the last node of this node's subtree (pre-order)
+	kids     []int32
+	a, b     int64 // integer parameters (counts, thresholds, durations in ns)
+	key      keyRef
+	valKey   keyRef // Check/Set "{key}" reference
+	val      Value  // Check/Set literal
+	user     userNode
+	tickFn   tickFunc // user.tickFunc()
 }
 
 // nodeMeta is what tools and error reports need of a node, kept apart

@@ -198,6 +198,8 @@ type userNode interface {
 	halt(c *Ctx, mem unsafe.Pointer)
 	pause(c *Ctx, mem unsafe.Pointer, paused bool)
 	awake(c *Ctx, mem unsafe.Pointer)
+	// tickFunc returns the tick as one function, for the hot path.
+	tickFunc() tickFunc
 	// callbacks reports which optional callbacks exist.
 	callbacks() callbackSet
 	// memory describes M: its size in 8-byte words, and whether it holds
@@ -207,6 +209,9 @@ type userNode interface {
 	newMemory() any
 	pointer(mem any) unsafe.Pointer
 }
+
+// tickFunc is a user node's tick bound to its shared value.
+type tickFunc func(c *Ctx, mem unsafe.Pointer) (Status, error)
 
 // callbackSet is the set of optional callbacks a user node implements.
 type callbackSet uint8
@@ -234,6 +239,7 @@ func (conditionNode) halt(*Ctx, unsafe.Pointer)        {}
 func (conditionNode) pause(*Ctx, unsafe.Pointer, bool) {}
 func (conditionNode) awake(*Ctx, unsafe.Pointer)       {}
 func (conditionNode) callbacks() callbackSet           { return 0 }
+func (n conditionNode) tickFunc() tickFunc             { return n.tick }
 func (conditionNode) memory() (int, bool)              { return 0, false }
 func (conditionNode) keepMemory() bool                 { return false }
 func (conditionNode) newMemory() any                   { return nil }
@@ -292,6 +298,16 @@ func (n *actionNode[M]) m(p unsafe.Pointer) *M {
 }
 
 func (n *actionNode[M]) start(c *Ctx, p unsafe.Pointer) error { return n.st.Start(c, n.m(p)) }
+func (n *actionNode[M]) tickFunc() tickFunc {
+	act, dummy := n.act, n.dummy
+	return func(c *Ctx, p unsafe.Pointer) (Status, error) {
+		if p == nil {
+			return act.Tick(c, dummy)
+		}
+		return act.Tick(c, (*M)(p))
+	}
+}
+
 func (n *actionNode[M]) tick(c *Ctx, p unsafe.Pointer) (Status, error) {
 	return n.act.Tick(c, n.m(p))
 }
@@ -403,7 +419,7 @@ func (a *Agent) userTick(i int32, n *node) (s Status) {
 			s = Failure
 		}
 	}()
-	s, err := n.user.tick(&a.ctx, a.userMem(n))
+	s, err := n.tickFn(&a.ctx, a.userMem(n))
 	if err != nil || s < Success || s > Running || (s == Running && n.kind == kCondition) {
 		return a.badTick(i, n, s, err)
 	}

@@ -1,0 +1,137 @@
+package fsm
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Error is one problem (or warning) found while loading or compiling a
+// machine. Path locates it in the definition, in the file's terms
+// ("fsm.Monster.states.Alive.transitions[0].when").
+type Error struct {
+	Path string
+	Line int // source line, 0 when unknown
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Path)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, " (line %d)", e.Line)
+	}
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Errors is every problem found in one definition, in definition order.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	msgs := make([]string, len(es))
+	for i, e := range es {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap lets errors.As find each Error.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// maxErrors bounds how many problems one load or compile reports.
+const maxErrors = 100
+
+type errList struct{ errs Errors }
+
+func (l *errList) add(path string, line int, format string, args ...any) {
+	if len(l.errs) < maxErrors {
+		l.errs = append(l.errs, &Error{Path: path, Line: line, Msg: fmt.Sprintf(format, args...)})
+	}
+}
+
+func (l *errList) err() error {
+	if len(l.errs) == 0 {
+		return nil
+	}
+	return l.errs
+}
+
+// RunError is an error raised while an instance runs: a blackboard
+// comparison that cannot be made (ordering a string and a number), a panic
+// in a callback or condition, a misuse such as a re-entrant Update. The
+// instance carries on: a failed condition does not hold, a panicking
+// callback counts as returned.
+type RunError struct {
+	Machine string        // the definition's name
+	State   string        // path of the state concerned ("Alive/Combat"), if any
+	Where   string        // what was running: "enter", "update", "exit", "transition to Dead", "condition", ...
+	Time    time.Duration // the update's time
+	Err     error
+}
+
+func (e *RunError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fsm %s", e.Machine)
+	if e.State != "" {
+		fmt.Fprintf(&b, ": state %s", e.State)
+	}
+	if e.Where != "" {
+		fmt.Fprintf(&b, ": %s", e.Where)
+	}
+	fmt.Fprintf(&b, ": %v", e.Err)
+	return b.String()
+}
+
+func (e *RunError) Unwrap() error { return e.Err }
+
+// closest returns the candidate nearest to name (case-insensitive edit
+// distance), or "" when none is close.
+func closest(name string, cands []string) string {
+	best, bestD := "", len(name)/2+2
+	lower := strings.ToLower(name)
+	for _, c := range cands {
+		if d := editDistance(lower, strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// didYouMean returns ` (did you mean "x"?)` for the closest candidate, or "".
+func didYouMean(name string, cands []string) string {
+	if s := closest(name, cands); s != "" {
+		return fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

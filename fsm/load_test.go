@@ -1,0 +1,388 @@
+package fsm_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/fsm"
+)
+
+const guardYAML = `
+format: arbor/1
+comment: a guard that patrols, fights what it sees and may die
+trees:
+  Fight:
+    type: Sequence
+    children:
+      - { type: Check, key: enemy, op: "==", value: true }
+      - { type: Work, label: swing, ticks: 1 }
+  Patrol: { type: Work, label: walk, ticks: 99 }
+fsm:
+  Guard:
+    initial: Alive
+    states:
+      Alive:
+        initial: Patrol
+        any:
+          - { to: Patrol, when: { key: order, op: "==", value: patrol } }
+        transitions:
+          - { to: Dead, when: { key: hp, op: "<=", value: 0 }, do: [obituary, { set: { mood: null } }] }
+        states:
+          Patrol:
+            tree: Patrol
+            enter: { set: { mood: bored } }
+            transitions:
+              - { to: Combat, when: [ { key: enemy, op: "==", value: true }, { not: scared } ] }
+          Combat:
+            tree: Fight
+            enter: [ { set: { mood: angry } }, shout ]
+            transitions:
+              - to: Patrol
+                when: { or: [ { tree: failure }, { and: [ { tree: success }, { after: 100 } ] } ] }
+      Dead: { final: true, enter: shout }
+`
+
+const guardJSON = `{
+  "format": "arbor/1",
+  "trees": {
+    "Fight": { "type": "Sequence", "children": [
+      { "type": "Check", "key": "enemy", "op": "==", "value": true },
+      { "type": "Work", "label": "swing", "ticks": 1 } ] },
+    "Patrol": { "type": "Work", "label": "walk", "ticks": 99 }
+  },
+  "fsm": {
+    "Guard": {
+      "initial": "Alive",
+      "states": {
+        "Alive": {
+          "initial": "Patrol",
+          "any": [ { "to": "Patrol", "when": { "key": "order", "op": "==", "value": "patrol" } } ],
+          "transitions": [ { "to": "Dead", "when": { "key": "hp", "op": "<=", "value": 0 },
+                             "do": ["obituary", { "set": { "mood": null } }] } ],
+          "states": {
+            "Patrol": { "tree": "Patrol", "enter": { "set": { "mood": "bored" } },
+              "transitions": [ { "to": "Combat", "when": [ { "key": "enemy", "op": "==", "value": true }, { "not": "scared" } ] } ] },
+            "Combat": { "tree": "Fight", "enter": [ { "set": { "mood": "angry" } }, "shout" ],
+              "transitions": [ { "to": "Patrol", "when": { "or": [ { "tree": "failure" },
+                { "and": [ { "tree": "success" }, { "after": 100 } ] } ] } } ] }
+          }
+        },
+        "Dead": { "final": true, "enter": "shout" }
+      }
+    }
+  }
+}`
+
+func TestLoad(t *testing.T) {
+	for _, format := range []string{"yaml", "json"} {
+		t.Run(format, func(t *testing.T) {
+			var doc *fsm.Document
+			var err error
+			if format == "yaml" {
+				doc, err = fsm.ParseYAML([]byte(guardYAML))
+			} else {
+				doc, err = fsm.ParseJSON([]byte(guardJSON))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := doc.MachineNames(); !reflect.DeepEqual(got, []string{"Guard"}) {
+				t.Fatalf("machines %q", got)
+			}
+			if got := doc.Trees.TreeNames(); !reflect.DeepEqual(got, []string{"Fight", "Patrol"}) {
+				t.Fatalf("trees %q", got)
+			}
+			r := &recorder{}
+			funcs := fsm.Funcs{
+				Calls: map[string]func(*fsm.Ctx){
+					"shout":    func(c *fsm.Ctx) { r.add("shout in " + c.State())(c) },
+					"obituary": func(c *fsm.Ctx) { r.add("obituary for " + c.StatePath() + ">" + c.Target())(c) },
+				},
+				Conds: map[string]func(*fsm.Ctx) bool{"scared": func(c *fsm.Ctx) bool { return false }},
+			}
+			def, err := doc.Compile("", workRegistry(t), fsm.WithFuncs(funcs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(def.Warnings()) != 0 {
+				t.Errorf("warnings: %v", def.Warnings())
+			}
+			in, err := fsm.NewInstance(def, fsm.WithOwner(r), fsm.WithErrorHandler(func(e *fsm.RunError) { t.Error(e) }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bb := in.Blackboard()
+			mood := func() string { s, _ := bb.Value("mood").Str(); return s }
+			steps := []struct {
+				set  map[string]any
+				path string
+				mood string
+				log  []string
+			}{
+				{map[string]any{"hp": 3}, "Alive/Patrol", "bored", []string{"walk:start", "walk:running"}},
+				{map[string]any{"enemy": true}, "Alive/Combat", "angry", []string{"walk:halt", "shout in Combat", "swing:start", "swing:running"}},
+				{nil, "Alive/Combat", "angry", []string{"swing:success"}},
+				{nil, "Alive/Combat", "angry", []string{"swing:start", "swing:running"}}, // tree success, but not 100 ms yet
+				{map[string]any{"order": "patrol"}, "Alive/Patrol", "bored", []string{"swing:halt", "walk:start", "walk:running"}},
+				{map[string]any{"order": nil, "enemy": false}, "Alive/Patrol", "bored", []string{"walk:running"}},
+				{map[string]any{"hp": 0}, "Dead", "", []string{"walk:halt", "obituary for Alive>Dead", "shout in Dead"}},
+			}
+			for i, s := range steps {
+				for k, v := range s.set {
+					bb.Set(k, v)
+				}
+				st := in.Update(time.Duration(i) * 40 * time.Millisecond)
+				if in.ActivePath() != s.path || mood() != s.mood {
+					t.Errorf("update %d: in %q, mood %q; want %q, %q", i+1, in.ActivePath(), mood(), s.path, s.mood)
+				}
+				if got := r.take(); !reflect.DeepEqual(got, s.log) {
+					t.Errorf("update %d:\n got  %q\n want %q", i+1, got, s.log)
+				}
+				if (s.path == "Dead") != (st == arbor.Success) {
+					t.Errorf("update %d: status %s", i+1, st)
+				}
+			}
+		})
+	}
+}
+
+func TestLoadFile(t *testing.T) {
+	dir := t.TempDir()
+	y := filepath.Join(dir, "guard.yaml")
+	j := filepath.Join(dir, "guard.json")
+	os.WriteFile(y, []byte(guardYAML), 0o644)
+	os.WriteFile(j, []byte(guardJSON), 0o644)
+	for _, p := range []string{y, j} {
+		if _, err := fsm.LoadFile(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if _, err := fsm.LoadFile(filepath.Join(dir, "missing.yaml")); err == nil || !strings.Contains(err.Error(), "missing.yaml") {
+		t.Errorf("missing file: %v", err)
+	}
+	// A document of machines only.
+	doc, err := fsm.ParseYAML([]byte("fsm:\n  Lamp:\n    initial: Off\n    states:\n      Off:\n      On: { final: failure }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Trees != nil {
+		t.Error("trees from a document without trees")
+	}
+	def, err := doc.Compile("Lamp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := def.Warnings().Error(); !strings.Contains(w, "fsm.Lamp.states.On: state On is unreachable from the initial state Off") {
+		t.Errorf("warnings: %s", w)
+	}
+	for _, tc := range []struct{ name, want string }{
+		{"Lmap", `no machine "Lmap" in the document (machines: Lamp) (did you mean "Lamp"?)`},
+	} {
+		if _, err := doc.Compile(tc.name, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Compile(%q): %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	two, _ := fsm.ParseJSON([]byte(`{"fsm": {"A": {"initial": "X", "states": {"X": {}}}, "B": {"initial": "X", "states": {"X": {}}}}}`))
+	if _, err := two.Compile("", nil); err == nil || !strings.Contains(err.Error(), "the document has 2 machines (A, B); name one") {
+		t.Errorf("Compile(\"\") with two machines: %v", err)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		want []string
+	}{
+		{"not an object", "- 1\n", []string{"a document must be an object, got a list"}},
+		{"syntax", "fsm: [\n", []string{"did not find expected node content"}},
+		{"no fsm section", "format: arbor/1\n", []string{"fsm (line 1): the document has no fsm section"}},
+		{"document keys", "format: arbor/2\nmain: X\ntres: {}\nfsm: {}\nfsm: {}\n", []string{
+			`format (line 1): unsupported format "arbor/2"`,
+			"main (line 2): main names the tree to run, but the document has no trees",
+			`tres (line 3): unknown document key "tres" (did you mean "trees"?)`,
+			`fsm (line 5): duplicate key "fsm"`,
+			"fsm (line 4): the fsm section has no machines",
+		}},
+		{"tree errors come from the tree loader", "trees:\n  T: { typ: Wait }\nfsm:\n  M: { initial: A, states: { A: {} } }\n", []string{
+			`trees.T (line 2): missing node type`,
+		}},
+		{"machine keys", "fsm:\n  M:\n    initail: A\n    states: []\n  N: 3\n", []string{
+			`fsm.M (line 3): unknown machine key "initail" (did you mean "initial"?)`,
+			"fsm.M.states (line 4): states must be an object of state name → state, got an empty list",
+			"fsm.N (line 5): a machine must be an object, got the number 3",
+		}},
+		{"no states", "fsm:\n  M: { initial: A }\n", []string{"fsm.M (line 2): the machine has no states"}},
+		{"state keys", `
+fsm:
+  M:
+    initial: A
+    states:
+      A:
+        enterr: x
+        initial: B
+        final: maybe
+        tree: ""
+        update: [[x]]
+        exit: 3
+      B: 4
+      A: {}
+`, []string{
+			`fsm.M.states.A (line 7): unknown state key "enterr" (did you mean "enter"?)`,
+			"fsm.M.states.A (line 8): initial belongs to a state's own machine: give the state states too",
+			`fsm.M.states.A (line 9): final must be true, false, "success" or "failure", got "maybe"`,
+			`fsm.M.states.A (line 10): tree must be a non-empty string, got ""`,
+			"fsm.M.states.A.update[0] (line 11): a callback is a name or {set: {...}}, got a list",
+			"fsm.M.states.A.exit (line 12): a callback is a name, {set: {...}} or a list of those, got the number 3",
+			"fsm.M.states.B (line 13): a state must be an object, got the number 4",
+			`fsm.M.states.A (line 14): duplicate key "A": two states have the same name`,
+		}},
+		{"callbacks", `
+fsm:
+  M:
+    initial: A
+    states:
+      A:
+        enter: [ "", { set: 1 }, { sett: {} }, { set: { a: 1, a: 2 } } ]
+`, []string{
+			"fsm.M.states.A.enter[0] (line 7): empty callback name",
+			"fsm.M.states.A.enter[1].set (line 7): set must be an object of key → value, got the number 1",
+			"fsm.M.states.A.enter[2] (line 7): a callback object is {set: {key: value, ...}} (blackboard writes), got keys sett",
+			`fsm.M.states.A.enter[3].set (line 7): duplicate key "a"`,
+		}},
+		{"transitions", `
+fsm:
+  M:
+    initial: A
+    any: { to: A }
+    states:
+      A:
+        transitions:
+          - B
+          - { when: done, goto: A }
+`, []string{
+			"fsm.M.any (line 5): any must be a list of transitions, got an object",
+			"fsm.M.states.A.transitions[0] (line 9): a transition must be an object ({to: State, when: ...}), got \"B\"",
+			`fsm.M.states.A.transitions[1] (line 10): unknown transition key "goto"`,
+			"fsm.M.states.A.transitions[1] (line 10): a transition needs a target state (to)",
+		}},
+		{"conditions", `
+fsm:
+  M:
+    initial: A
+    states:
+      A:
+        transitions:
+          - { to: A, when: { key: hp, after: 3 } }
+          - { to: A, when: { kye: hp } }
+          - { to: A, when: { and: [] } }
+          - { to: A, when: { or: x } }
+          - { to: A, when: { after: -1 } }
+          - { to: A, when: { tree: done } }
+          - { to: A, when: 3 }
+          - { to: A, when: "" }
+          - { to: A, when: { op: "==" } }
+          - { to: A, when: { key: hp } }
+          - { to: A, when: {} }
+          - { to: A, when: { not: [] } }
+`, []string{
+			"transitions[0].when (line 8): a condition has one form, got both key and after",
+			`transitions[1].when (line 9): unknown condition key "kye" (did you mean "key"?)`,
+			"transitions[2].when.and (line 10): want a non-empty list of conditions, got an empty list",
+			`transitions[3].when.or (line 11): want a non-empty list of conditions, got "x"`,
+			"transitions[4].when (line 12): after must be a number of milliseconds ≥ 0, got the number -1",
+			`transitions[5].when (line 13): tree must be success, failure or running, got "done"`,
+			"transitions[6].when (line 14): a condition is a check {key, op, value}",
+			"transitions[7].when (line 15): empty condition name",
+			"transitions[8].when (line 16): a check needs a key (a string)",
+			"transitions[9].when (line 17): a check needs an op (a string: ==, !=, <, <=, >, >=, exists, missing)",
+			"transitions[10].when (line 18): empty condition",
+			"transitions[11].when.not (line 19): want a non-empty list of conditions, got an empty list",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := fsm.ParseYAML([]byte(tt.yaml))
+			if err == nil {
+				t.Fatalf("loaded, want errors %q", tt.want)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error does not contain %q:\n%v", w, err)
+				}
+			}
+			if n := strings.Count(err.Error(), "\n") + 1; n != len(tt.want) {
+				t.Errorf("%d errors, want %d:\n%v", n, len(tt.want), err)
+			}
+		})
+	}
+}
+
+func TestLoadThenCompileErrors(t *testing.T) {
+	doc, err := fsm.ParseYAML([]byte(`
+fsm:
+  M:
+    initial: Calm
+    states:
+      Calm:
+        transitions:
+          - { to: Alret, when: { key: dist, op: "<", value: "{range}" } }
+          - { to: Calm, when: done }
+        enter: roar
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = doc.Compile("M", nil)
+	for _, w := range []string{
+		`fsm.M.states.Calm.transitions[0] (line 8): unknown target state "Alret": not a state of this machine (Calm)`,
+		"fsm.M.states.Calm.transitions[1].when (line 9): done: state Calm has no machine of its own to finish",
+		`fsm.M.states.Calm.enter[0] (line 10): unknown callback "roar"`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), w) {
+			t.Errorf("error does not contain %q:\n%v", w, err)
+		}
+	}
+}
+
+// FuzzLoad feeds arbitrary documents to the loader, the compiler and a few
+// updates: errors are fine, panics are not.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte(guardYAML), true)
+	f.Add([]byte(guardJSON), false)
+	f.Add([]byte("fsm:\n  M:\n    initial: A\n    states:\n      A: { transitions: [ { to: A, when: { after: 1 } } ] }\n"), true)
+	f.Add([]byte(`{"fsm":{"M":{"initial":"A","any":[{"to":"B","when":"done"}],"states":{"A":{"initial":"X","states":{"X":{"final":"failure"}}},"B":{"final":true}}}}}`), false)
+	f.Fuzz(func(t *testing.T, data []byte, yaml bool) {
+		var doc *fsm.Document
+		var err error
+		if yaml {
+			doc, err = fsm.ParseYAML(data)
+		} else {
+			doc, err = fsm.ParseJSON(data)
+		}
+		if err != nil {
+			return
+		}
+		reg := arbor.NewRegistry()
+		for _, name := range doc.MachineNames() {
+			def, err := doc.Compile(name, reg)
+			if err != nil {
+				continue
+			}
+			in, err := fsm.NewInstance(def, fsm.WithErrorHandler(func(*fsm.RunError) {}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 4; i++ {
+				in.Blackboard().Set("k", i)
+				in.Update(time.Duration(i) * time.Second)
+			}
+			in.Stop()
+		}
+	})
+}

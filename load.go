@@ -111,7 +111,9 @@ func DecodeDocument(v any) (*Document, error) {
 // node.
 const BareTreeName = "root"
 
-var docKeys = []string{"format", "main", "trees", "comment", "description"}
+// docKeys are the document's keys. "fsm" holds state machines, read by
+// package fsm; the tree loader ignores it.
+var docKeys = []string{"format", "main", "trees", "fsm", "comment", "description"}
 
 func decodeDocument(v *rawdoc.Value) (*Document, error) {
 	return decodeDocumentDepth(v, DefaultMaxNodeDepth)
@@ -162,7 +164,7 @@ func decodeDocumentDepth(v *rawdoc.Value, maxDepth int) (*Document, error) {
 			for _, t := range f.Val.Fields {
 				doc.Trees[t.Key] = d.node(t.Val, "trees."+t.Key, 1)
 			}
-		case "comment", "description":
+		case "comment", "description", "fsm":
 		default:
 			msg := fmt.Sprintf("unknown document key %q", f.Key)
 			if s := closest(f.Key, docKeys); s != "" {

@@ -33,6 +33,10 @@ func (c *Ctx) Path() string { return c.agent.tree.meta[c.node].path }
 // Name returns the node's name, or its type when it has none.
 func (c *Ctx) Name() string { return c.agent.tree.meta[c.node].label() }
 
+// Report sends an error to the agent's error handler with the node's path,
+// without failing the node (return the error from Tick to fail it).
+func (c *Ctx) Report(err error) { c.agent.report(c.node, err) }
+
 // Owner returns the agent's owner as a T (the zero T when it is not one).
 func Owner[T any](c *Ctx) T {
 	t, _ := c.agent.owner.(T)

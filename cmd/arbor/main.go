@@ -5,6 +5,12 @@
 //	                                  check a tree file; print its errors or "ok"
 //	arbor run [-ticks N] [-tick-ms MS] [-mock Type=running,success]... FILE
 //	                                  tick a tree of built-in (and mocked) nodes
+//	arbor bench [-workload guard|wide] [-agents N] [-ticks T] [-workers W] [-json]
+//	                                  compare Arbor with hand-written Go
+//	arbor convert IN OUT [--from F] [--to F]
+//	                                  convert between arbor, b3 and btcpp files
+//	arbor render FILE [--format dot|mermaid|ascii]
+//	                                  draw a tree file
 package main
 
 import (
@@ -21,6 +27,10 @@ commands:
   run FILE [-ticks N]      tick a tree of built-in nodes and print each tick's status
   bench [-workload guard|wide] [-agents N] [-ticks T] [-workers W] [-json]
                            compare Arbor with hand-written Go on a standard workload
+  convert IN OUT [--from F] [--to F]
+                           convert a tree file between arbor, b3 (Behavior3) and btcpp (BT.CPP XML)
+  render FILE [--format dot|mermaid|ascii]
+                           draw the trees of a tree file (any format)
 
 Run "arbor <command> -h" for a command's flags.
 `
@@ -45,6 +55,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(rest, stdout, stderr)
 	case "bench":
 		return cmdBench(rest, stdout, stderr)
+	case "convert":
+		return cmdConvert(rest, stdout, stderr)
+	case "render":
+		return cmdRender(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

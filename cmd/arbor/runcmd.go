@@ -106,7 +106,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
-	doc, err := arbor.LoadFile(path)
+	doc, err := loadTreeFile(path, "")
 	if err != nil {
 		printErrors(stderr, err)
 		return 1

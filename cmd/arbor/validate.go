@@ -15,7 +15,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	allow := fs.Bool("allow-unknown", false, "accept node types that are not built in, as actions taking any parameters")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arbor validate [-allow-unknown] FILE\n\nChecks a native tree file (JSON or YAML) and prints every problem, or \"ok\" and the node count.")
+		fmt.Fprintln(stderr, "usage: arbor validate [-allow-unknown] FILE\n\nChecks a tree file (native JSON/YAML, Behavior3 JSON or BT.CPP XML) and prints every problem, or \"ok\" and the node count.")
 		fs.PrintDefaults()
 	}
 	if err := parseInterspersed(fs, args); err != nil {
@@ -26,7 +26,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
-	doc, err := arbor.LoadFile(path)
+	doc, err := loadTreeFile(path, "")
 	if err != nil {
 		printErrors(stdout, err)
 		return 1

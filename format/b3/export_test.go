@@ -1,0 +1,190 @@
+package b3_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/format/b3"
+)
+
+// sample uses every built-in type, a user type, a guard, an abort and a
+// subtree.
+func sample() *arbor.Document {
+	patrol := arbor.Sequence(arbor.Leaf("MoveTo", "target", "A").Named("to A"), arbor.WaitTicks(2), arbor.Leaf("MoveTo", "target", "B"))
+	main := arbor.ReactiveSelector(
+		arbor.Sequence(arbor.Check("enemy", "==", true), arbor.Leaf("Attack")).WithAbort(arbor.AbortLower).Named("fight"),
+		arbor.SequenceWithMemory(
+			arbor.Selector(arbor.AlwaysFailure(), arbor.AlwaysSuccess()),
+			arbor.ReactiveSequence(arbor.AlwaysRunning()),
+			arbor.Parallel(-1, 0, arbor.Leaf("MoveTo", "target", "C", "speed", 2.5)),
+			arbor.ParallelAll(1, arbor.Set("k", 1)),
+			arbor.Inverter(arbor.ForceSuccess(arbor.ForceFailure(arbor.AlwaysSuccess()))),
+			arbor.Repeat(0, arbor.RetryUntilSuccessful(3, arbor.RepeatUntilFailure(-1, arbor.AlwaysFailure()))),
+			arbor.Timeout(250e6, arbor.Delay(100e6, arbor.Cooldown(300e6, arbor.Limiter(2, arbor.RunOnce(arbor.WaitFor(50e6)))))),
+			b3.ErrorNode().Named("broken"),
+		),
+		arbor.SubTree("Patrol").WithGuard(arbor.Check("tired", "missing")),
+	)
+	return &arbor.Document{Main: "Guard", Trees: map[string]*arbor.Node{"Guard": main, "Patrol": patrol}}
+}
+
+type jsonNode struct {
+	ID         string         `json:"id"`
+	Name       string         `json:"name"`
+	Category   string         `json:"category"`
+	Title      string         `json:"title"`
+	Properties map[string]any `json:"properties"`
+	Display    *struct {
+		X, Y float64
+	} `json:"display"`
+	Children []string `json:"children"`
+	Child    string   `json:"child"`
+}
+
+type jsonProject struct {
+	Version      string `json:"version"`
+	Scope        string `json:"scope"`
+	SelectedTree string `json:"selectedTree"`
+	Trees        []struct {
+		ID    string               `json:"id"`
+		Title string               `json:"title"`
+		Root  string               `json:"root"`
+		Nodes map[string]*jsonNode `json:"nodes"`
+	} `json:"trees"`
+	CustomNodes []struct {
+		Name       string         `json:"name"`
+		Category   string         `json:"category"`
+		Properties map[string]any `json:"properties"`
+	} `json:"custom_nodes"`
+}
+
+func TestExport(t *testing.T) {
+	doc := sample()
+	if _, err := arbor.Compile(doc, registryFor(t, doc)); err != nil {
+		t.Fatalf("the sample does not compile: %v", err)
+	}
+	data, err := b3.Export(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p jsonProject
+	if err := json.Unmarshal(data, &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Scope != "project" || p.Version != b3.Version || p.SelectedTree != b3.TreeID("Guard") {
+		t.Errorf("header: %+v", p)
+	}
+	var titles []string
+	names := map[string]int{}
+	byTitle := map[string]*jsonNode{}
+	for _, tr := range p.Trees {
+		titles = append(titles, tr.Title)
+		if tr.Nodes[tr.Root] == nil {
+			t.Errorf("tree %s: root %q is not a node", tr.Title, tr.Root)
+		}
+		for id, n := range tr.Nodes {
+			names[n.Name]++
+			if n.ID != id || n.Display == nil || n.Category == "" {
+				t.Errorf("node %s: id %q, display %v, category %q", id, n.ID, n.Display, n.Category)
+			}
+			byTitle[n.Title] = n
+		}
+	}
+	if got := strings.Join(titles, ","); got != "Guard,Patrol,Guard.guard1" {
+		t.Errorf("trees %s", got)
+	}
+	for _, name := range []string{"Priority", "MemSequence", "MemPriority", "Sequence", "Succeeder", "Failer", "Runner",
+		"Inverter", "Repeater", "RepeatUntilSuccess", "RepeatUntilFailure", "MaxTime", "Limiter", "Wait", "Error",
+		"SequenceWithMemory", "Parallel", "ParallelAll", "ForceSuccess", "ForceFailure", "Delay", "Cooldown", "RunOnce",
+		"Check", "Set", "MoveTo", "Attack", b3.TreeID("Patrol")} {
+		if names[name] == 0 {
+			t.Errorf("no node named %s", name)
+		}
+	}
+	for title, want := range map[string]string{
+		"Repeater": `{"maxLoop":-1}`, "MaxTime": `{"maxTime":250}`, "Limiter": `{"maxLoop":2}`,
+		"RepeatUntilFailure": `{"maxLoop":-1}`, "RepeatUntilSuccess": `{"maxLoop":3}`, "Wait": `{"ticks":2}`,
+		"fight": `{"abort":"lower"}`, "Patrol": `{"guard":"` + b3.TreeID("Guard.guard1") + `"}`,
+		"Parallel": `{"failure":0,"success":-1}`,
+	} {
+		n := byTitle[title]
+		if n == nil {
+			t.Errorf("no node titled %s", title)
+			continue
+		}
+		if got, _ := json.Marshal(n.Properties); string(got) != want {
+			t.Errorf("%s properties %s, want %s", title, got, want)
+		}
+	}
+	if n := byTitle["broken"]; n == nil || n.Name != "Error" {
+		t.Errorf("the Error node: %+v", n)
+	}
+	if n := byTitle["Inverter"]; n == nil || n.Child == "" || len(n.Children) != 0 {
+		t.Errorf("a decorator has one child: %+v", n)
+	}
+	custom := map[string]string{}
+	for _, c := range p.CustomNodes {
+		props, _ := json.Marshal(c.Properties)
+		custom[c.Name] = c.Category + " " + string(props)
+	}
+	for name, want := range map[string]string{
+		"MoveTo": `action {"target":""}`, "Check": `condition {"key":"","op":""}`, "Parallel": `composite {"failure":0,"success":0}`,
+		"Cooldown": `decorator {"ms":0}`, "Attack": `action {}`,
+	} {
+		if custom[name] != want {
+			t.Errorf("custom node %s: %q, want %q", name, custom[name], want)
+		}
+	}
+	for _, name := range []string{"Priority", "Error", "Wait"} {
+		if _, ok := custom[name]; ok {
+			t.Errorf("built-in %s listed in custom_nodes", name)
+		}
+	}
+
+	// Reading the export back gives the same behaviour-relevant tree, and
+	// exporting that again gives the same bytes (stable ids and layout).
+	back, err := b3.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := shape(back.Trees["Guard"]), shape(doc.Trees["Guard"]); got != strings.Replace(want, "Repeat{count:0}", "Repeat{count:-1}", 1) {
+		t.Errorf("read back:\n got %s\nwant %s", got, want)
+	}
+	again, err := b3.Export(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, data) {
+		t.Errorf("a second export differs:\n%s\n---\n%s", again, data)
+	}
+}
+
+func TestExportErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		doc  *arbor.Document
+		want string
+	}{
+		{"no trees", &arbor.Document{}, "no trees"},
+		{"no main", &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.AlwaysSuccess(), "b": arbor.AlwaysSuccess()}}, "no main tree"},
+		{"missing main", &arbor.Document{Main: "x", Trees: map[string]*arbor.Node{"a": arbor.AlwaysSuccess()}}, `main tree "x"`},
+		{"nil node", &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.Sequence(nil)}}, "trees.a.children[0]: missing node"},
+		{"user type with a Behavior3 name", &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.Leaf("Runner")}}, `"Runner" is a Behavior3 built-in`},
+		{"subtree to nowhere", &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.SubTree("b")}}, `SubTree must name a tree of the document (tree "b")`},
+		{"not a JSON number", &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.Leaf("X", "v", math.NaN())}}, `parameter "v"`},
+		{"no Behavior3 equivalent", &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.Inverter(arbor.AlwaysSuccess()).With("x", 1)}}, `parameter "x" has no Behavior3 equivalent`},
+		{"reserved property", &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.Leaf("X", "guard", "g")}}, `"guard" is a reserved property`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := b3.Export(c.doc)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want %q", err, c.want)
+			}
+		})
+	}
+}

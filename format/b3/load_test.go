@@ -1,0 +1,230 @@
+package b3_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/format/b3"
+)
+
+// shape describes a node and its descendants on one line:
+// Type"name"{param:value,...}[abort](children) with guards as ?guard.
+func shape(n *arbor.Node) string {
+	if n == nil {
+		return "nil"
+	}
+	var b strings.Builder
+	b.WriteString(n.Type)
+	if n.Name != "" {
+		fmt.Fprintf(&b, "%q", n.Name)
+	}
+	if len(n.Params) > 0 {
+		keys := make([]string, 0, len(n.Params))
+		for k := range n.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var ps []string
+		for _, k := range keys {
+			ps = append(ps, k+":"+jsonText(n.Params[k]))
+		}
+		b.WriteString("{" + strings.Join(ps, ",") + "}")
+	}
+	if n.Abort != arbor.AbortNone {
+		b.WriteString("[" + n.Abort.String() + "]")
+	}
+	if n.Guard != nil {
+		b.WriteString("?" + shape(n.Guard))
+	}
+	if len(n.Children) > 0 {
+		var cs []string
+		for _, c := range n.Children {
+			cs = append(cs, shape(c))
+		}
+		b.WriteString("(" + strings.Join(cs, " ") + ")")
+	}
+	return b.String()
+}
+
+func jsonText(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSpace(b.String())
+}
+
+// tree builds a tree export whose nodes are given as "id": {...} members.
+func tree(root string, nodes ...string) string {
+	return `{"scope": "tree", "id": "t", "title": "T", "root": "` + root + `", "nodes": {` + strings.Join(nodes, ",\n") + `}}`
+}
+
+func TestLoadMapsEveryType(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+	}{
+		{"Sequence is reactive", tree("a", `"a": {"name": "Sequence", "children": ["b"]}`, `"b": {"name": "Succeeder"}`), "ReactiveSequence(Success)"},
+		{"Priority is reactive", tree("a", `"a": {"name": "Priority", "children": ["b"]}`, `"b": {"name": "Failer"}`), "ReactiveSelector(Failure)"},
+		{"MemSequence", tree("a", `"a": {"name": "MemSequence", "children": ["b"]}`, `"b": {"name": "Runner"}`), "Sequence(Running)"},
+		{"MemPriority", tree("a", `"a": {"name": "MemPriority", "children": ["b"]}`, `"b": {"name": "Runner"}`), "Selector(Running)"},
+		{"Inverter", tree("a", `"a": {"name": "Inverter", "child": "b"}`, `"b": {"name": "Runner"}`), "Inverter(Running)"},
+		{"Limiter", tree("a", `"a": {"name": "Limiter", "properties": {"maxLoop": 3}, "child": "b"}`, `"b": {"name": "Runner"}`), `Limiter{max:3}(Running)`},
+		{"Limiter default", tree("a", `"a": {"name": "Limiter", "child": "b"}`, `"b": {"name": "Runner"}`), `Limiter{max:1}(Running)`},
+		{"MaxTime", tree("a", `"a": {"name": "MaxTime", "properties": {"maxTime": 250}, "child": "b"}`, `"b": {"name": "Runner"}`), `Timeout{ms:250}(Running)`},
+		{"Repeater", tree("a", `"a": {"name": "Repeater", "properties": {"maxLoop": 4}, "child": "b"}`, `"b": {"name": "Runner"}`), `Repeat{count:4}(Running)`},
+		{"Repeater forever", tree("a", `"a": {"name": "Repeater", "properties": {"maxLoop": -5}, "child": "b"}`, `"b": {"name": "Runner"}`), `Repeat{count:-1}(Running)`},
+		{"RepeatUntilFailure", tree("a", `"a": {"name": "RepeatUntilFailure", "properties": {"maxLoop": 2}, "child": "b"}`, `"b": {"name": "Runner"}`), `RepeatUntilFailure{max:2}(Running)`},
+		{"RepeatUntilFailure default", tree("a", `"a": {"name": "RepeatUntilFailure", "child": "b"}`, `"b": {"name": "Runner"}`), `RepeatUntilFailure{max:-1}(Running)`},
+		{"RepeatUntilSuccess", tree("a", `"a": {"name": "RepeatUntilSuccess", "properties": {"maxLoop": 3}, "child": "b"}`, `"b": {"name": "Runner"}`), `RetryUntilSuccessful{attempts:3}(Running)`},
+		{"Wait", tree("a", `"a": {"name": "Wait", "properties": {"milliseconds": 150}}`), `Wait{ms:150}`},
+		{"Wait default", tree("a", `"a": {"name": "Wait"}`), `Wait{ms:0}`},
+		{"Wait in ticks (extension)", tree("a", `"a": {"name": "Wait", "properties": {"ticks": 2, "milliseconds": 0}}`), `Wait{ticks:2}`},
+		{"Error", tree("a", `"a": {"name": "Error", "title": "Error"}`), `Set"Error"{key:"b3.Error",value:"{b3.Error}"}`},
+		{"custom node: properties are parameters", tree("a", `"a": {"name": "MoveTo", "properties": {"target": "A", "speed": 2}}`), `MoveTo{speed:2,target:"A"}`},
+		{"deprecated parameters", tree("a", `"a": {"name": "MoveTo", "parameters": {"target": "A", "speed": 1}, "properties": {"speed": 2}}`), `MoveTo{speed:2,target:"A"}`},
+		{"built-ins drop other properties", tree("a", `"a": {"name": "MemSequence", "properties": {"debug": true}, "children": ["b"]}`, `"b": {"name": "Runner"}`), `Sequence(Running)`},
+		{"numbers written as text", tree("a", `"a": {"name": "Repeater", "properties": {"maxLoop": " 3 "}, "child": "b"}`, `"b": {"name": "Runner"}`), `Repeat{count:3}(Running)`},
+		{"title placeholders", tree("a", `"a": {"name": "MoveTo", "title": "MoveTo <post> at <speed>x <nope>", "properties": {"post": "A", "speed": 1.5}}`), `MoveTo"MoveTo A at 1.5x <nope>"{post:"A",speed:1.5}`},
+		{"title placeholder from custom_nodes", `{"root": "a", "nodes": {"a": {"name": "MoveTo", "title": "go <post>"}}, "custom_nodes": [{"name": "MoveTo", "properties": {"post": "home"}}]}`, `MoveTo"go home"`},
+		{"title equal to the type is no name", tree("a", `"a": {"name": "MoveTo", "title": "MoveTo"}`), `MoveTo`},
+		{"built-in default title", tree("a", `"a": {"name": "Repeater", "title": "Repeat <maxLoop>x", "properties": {"maxLoop": 2}, "child": "b"}`, `"b": {"name": "Runner"}`), `Repeat"Repeat 2x"{count:2}(Running)`},
+		{"unreachable nodes are ignored", tree("a", `"a": {"name": "Runner"}`, `"b": {"name": 5}`, `"c": {"children": "x"}`), `Running`},
+		{"abort property (extension)", tree("a", `"a": {"name": "MemPriority", "properties": {"abort": "lower"}, "children": ["b"]}`, `"b": {"name": "Runner"}`), `Selector[lower](Running)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			doc, err := b3.Load([]byte(c.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := shape(doc.Trees[doc.Main]); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestLoadProject(t *testing.T) {
+	in := `{
+  "scope": "project", "selectedTree": "m",
+  "trees": [
+    {"id": "m", "title": "Main", "root": "a", "nodes": {
+      "a": {"name": "Priority", "children": ["b", "c"]},
+      "b": {"name": "s", "title": "the sub tree"},
+      "c": {"name": "s", "title": "Sub", "properties": {"guard": "g"}}}},
+    {"id": "s", "title": "Sub", "root": "x", "nodes": {"x": {"name": "Runner"}}},
+    {"id": "g", "title": "Guard", "root": "y", "nodes": {"y": {"name": "Check", "properties": {"key": "k", "op": "exists"}}}},
+    {"id": "d1", "title": "A behavior tree", "root": "z", "nodes": {"z": {"name": "Succeeder"}}},
+    {"id": "d2", "title": "A behavior tree", "root": null, "nodes": {}}
+  ]}`
+	doc, err := b3.Load([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Main != "Main" {
+		t.Errorf("main %q", doc.Main)
+	}
+	if got, want := strings.Join(doc.TreeNames(), ","), "Main,Sub,d1"; got != want {
+		t.Errorf("trees %s, want %s (the guard tree is inlined, the empty tree skipped, duplicate titles named by id)", got, want)
+	}
+	want := `ReactiveSelector(SubTree"the sub tree"{tree:"Sub"} SubTree{tree:"Sub"}?Check{key:"k",op:"exists"})`
+	if got := shape(doc.Trees["Main"]); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if _, err := arbor.Compile(doc, nil); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	deep := []string{}
+	for i := 0; i < 300; i++ {
+		deep = append(deep, fmt.Sprintf(`"n%d": {"name": "Inverter", "child": "n%d"}`, i, i+1))
+	}
+	deep = append(deep, `"n300": {"name": "Runner"}`)
+	cases := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"not JSON", `{"scope": `, []string{"behavior3 JSON", "line 1"}},
+		{"not an object", `[1]`, []string{"must be a JSON object"}},
+		{"duplicate key", "{\"root\": \"a\",\n \"root\": \"b\"}", []string{"line 2", `duplicate key "root"`}},
+		{"unknown scope", `{"scope": "node", "name": "x"}`, []string{`scope "node"`, "want \"tree\" or \"project\""}},
+		{"not a b3 file", `{"hello": 1}`, []string{"not a Behavior3 tree or project export"}},
+		{"trees not a list", `{"scope": "project", "trees": {}}`, []string{"needs a list of trees"}},
+		{"no trees", `{"scope": "project", "trees": []}`, []string{"the project has no trees"}},
+		{"missing child", tree("a", `"a": {"name": "Inverter", "child": "zz"}`), []string{"trees.T.child", `node id "zz" is not in nodes`}},
+		{"missing root", tree("q", `"a": {"name": "Runner"}`), []string{"trees.T", `node id "q" is not in nodes`}},
+		{"node without a name", tree("a", "\"a\": {\n\"title\": \"x\"}"), []string{`node "a" needs a name`, "line 1"}},
+		{"cycle", tree("a", `"a": {"name": "MemSequence", "children": ["b"]}`, `"b": {"name": "Inverter", "child": "a"}`), []string{"trees.T.children[0].child", "reached twice"}},
+		{"shared child", tree("a", `"a": {"name": "MemSequence", "children": ["b", "b"]}`, `"b": {"name": "Runner"}`), []string{"trees.T.children[1]", "reached twice"}},
+		{"child and children", tree("a", `"a": {"name": "Inverter", "child": "b", "children": ["b"]}`, `"b": {"name": "Runner"}`), []string{"both child and children"}},
+		{"children not a list", tree("a", `"a": {"name": "MemSequence", "children": "b"}`), []string{"children must be a list of node ids"}},
+		{"bad property", tree("a", `"a": {"name": "Limiter", "properties": {"maxLoop": true}, "child": "b"}`, `"b": {"name": "Runner"}`), []string{"(Limiter", "property maxLoop: want a number, got true"}},
+		{"properties not an object", tree("a", `"a": {"name": "Runner", "properties": [1]}`), []string{"properties must be an object"}},
+		{"title not a string", tree("a", `"a": {"name": "Runner", "title": 3}`), []string{"title must be a string"}},
+		{"ticks and milliseconds", tree("a", `"a": {"name": "Wait", "properties": {"ticks": 1, "milliseconds": 5}}`), []string{"both ticks and milliseconds"}},
+		{"bad abort", tree("a", `"a": {"name": "MemSequence", "properties": {"abort": "up"}, "children": ["b"]}`, `"b": {"name": "Runner"}`), []string{"property abort must be none, self, lower or both"}},
+		{"guard names no tree", tree("a", `"a": {"name": "Runner", "properties": {"guard": "nope"}}`), []string{"trees.T (Running", `guard names a missing tree "nope"`}},
+		{"guard cycle", `{"scope": "project", "selectedTree": "a", "trees": [
+			{"id": "a", "title": "A", "root": "x", "nodes": {"x": {"name": "Runner", "properties": {"guard": "b"}}}},
+			{"id": "b", "title": "B", "root": "y", "nodes": {"y": {"name": "Succeeder", "properties": {"guard": "b"}}}}]}`, []string{"guard cycle"}},
+		{"selectedTree missing", `{"scope": "project", "selectedTree": "x", "trees": [{"id": "a", "root": "r", "nodes": {"r": {"name": "Runner"}}}]}`, []string{`selectedTree names a missing tree "x"`}},
+		{"duplicate tree id", `{"scope": "project", "trees": [{"id": "a", "root": "r", "nodes": {"r": {"name": "Runner"}}}, {"id": "a", "root": "r", "nodes": {"r": {"name": "Runner"}}}]}`, []string{`duplicate tree id "a"`}},
+		{"main tree without root", `{"scope": "tree", "title": "Empty", "root": null, "nodes": {}}`, []string{"the main tree has no root node"}},
+		{"custom_nodes not a list", `{"root": "a", "nodes": {"a": {"name": "Runner"}}, "custom_nodes": {}}`, []string{"custom_nodes must be a list"}},
+		{"custom node without name", `{"root": "a", "nodes": {"a": {"name": "Runner"}}, "custom_nodes": [{"title": "x"}]}`, []string{"custom_nodes[0]", "needs a name"}},
+		{"too deep", tree("n0", deep...), []string{"nodes nested deeper than 256"}},
+		{"too big", `{"root": "a", "nodes": {"a": {"name": "` + strings.Repeat("x", 16<<20) + `"}}}`, []string{"over the limit"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			doc, err := b3.Load([]byte(c.in))
+			if err == nil {
+				t.Fatalf("loaded: %s", shape(doc.Trees[doc.Main]))
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q\ndoes not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestCompileErrorsHaveLines(t *testing.T) {
+	in := "{\"root\": \"a\", \"nodes\": {\n\"a\": {\"name\": \"MemSequence\", \"children\": [\"b\"]},\n\"b\": {\"name\": \"Atack\"}}}"
+	doc, err := b3.Load([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = arbor.Compile(doc, nil)
+	if err == nil || !strings.Contains(err.Error(), `trees.root.children[0] (Atack, line 3): unknown node type "Atack"`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestLoadFile(t *testing.T) {
+	if _, err := b3.LoadFile("no/such/file.json"); err == nil || !strings.Contains(err.Error(), "no/such/file.json") {
+		t.Errorf("err = %v", err)
+	}
+	doc, err := b3.LoadFile("../../testdata/formats/b3/project.b3.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Main != "Guard" || len(doc.Trees) != 4 {
+		t.Errorf("main %q, trees %v", doc.Main, doc.TreeNames())
+	}
+}
+
+func TestByteOrderMark(t *testing.T) {
+	if _, err := b3.Load([]byte("\xef\xbb\xbf" + tree("a", `"a": {"name": "Runner"}`))); err != nil {
+		t.Fatal(err)
+	}
+}

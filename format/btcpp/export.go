@@ -1,0 +1,522 @@
+package btcpp
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/format/internal/conv"
+)
+
+// xmlName is what Export writes as an element name; other type names use
+// the explicit form <Action ID="...">.
+var xmlName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+
+// reservedElements cannot be node types in the compact form.
+var reservedElements = map[string]bool{
+	"Action": true, "Condition": true, "Decorator": true, "Control": true, "SubTree": true,
+	"root": true, "include": true, "BehaviorTree": true, "TreeNodesModel": true,
+}
+
+type attr struct{ name, value string }
+
+type modelPort struct {
+	typ   string // "" when instances disagree
+	kinds map[string]bool
+}
+
+type exportModel struct {
+	category string
+	ports    map[string]*modelPort
+}
+
+type exporter struct {
+	buf        bytes.Buffer
+	guardNames map[*arbor.Node]string
+	trees      map[string]bool
+	models     map[string]*exportModel
+}
+
+// Export writes the document as BT.CPP v4 XML for Groot2: the main tree
+// first (main_tree_to_execute), the other trees, one <BehaviorTree> per
+// guard, and a <TreeNodesModel> for every node type that is not a BT.CPP
+// built-in (program-registered types as Actions, Arbor-only built-ins with
+// their categories), with port types where every instance agrees. Values
+// BT.CPP XML cannot hold (lists, objects, null, a string that would read
+// back as a number or boolean without a declared type) are errors.
+func Export(doc *arbor.Document) ([]byte, error) {
+	if err := conv.CheckExportable(doc); err != nil {
+		return nil, fmt.Errorf("export BT.CPP: %w", err)
+	}
+	x := &exporter{trees: map[string]bool{}, models: map[string]*exportModel{}}
+	var guards []conv.GuardTree
+	x.guardNames, guards = conv.PlanGuards(doc)
+	for name := range doc.Trees {
+		x.trees[name] = true
+	}
+	for _, g := range guards {
+		x.trees[g.Name] = true
+	}
+	order := conv.TreeOrder(doc)
+	// Port types first: a string port can be declared std::string only if
+	// every instance holds a string.
+	for _, name := range order {
+		x.collect(doc.Trees[name])
+	}
+	for _, g := range guards {
+		x.collect(g.Root)
+	}
+	x.buf.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+	x.buf.WriteString("<root BTCPP_format=\"4\" main_tree_to_execute=\"")
+	x.text(order[0])
+	x.buf.WriteString("\">\n")
+	write := func(name string, root *arbor.Node) error {
+		x.buf.WriteString("  <BehaviorTree ID=\"")
+		x.text(name)
+		x.buf.WriteString("\">\n")
+		if err := x.node(root, "trees."+name, 2); err != nil {
+			return err
+		}
+		x.buf.WriteString("  </BehaviorTree>\n")
+		return nil
+	}
+	for _, name := range order {
+		if err := write(name, doc.Trees[name]); err != nil {
+			return nil, fmt.Errorf("export BT.CPP: %w", err)
+		}
+	}
+	for _, g := range guards {
+		if err := write(g.Name, g.Root); err != nil {
+			return nil, fmt.Errorf("export BT.CPP: %w", err)
+		}
+	}
+	x.writeModels()
+	x.buf.WriteString("</root>\n")
+	return x.buf.Bytes(), nil
+}
+
+func (x *exporter) text(s string) {
+	_ = xml.EscapeText(&x.buf, []byte(s))
+}
+
+// collect records the node types needing a model and their port kinds.
+func (x *exporter) collect(n *arbor.Node) {
+	if n == nil {
+		return
+	}
+	if cat, ok := arborOnlyModel(n); ok {
+		m := x.model(cat.id, cat.category)
+		for p, t := range cat.ports {
+			x.port(m, p, nil).typ = t
+		}
+	} else if !arbor.IsBuiltin(n.Type) {
+		m := x.model(n.Type, "Action")
+		for k, v := range n.Params {
+			x.port(m, k, v)
+		}
+	}
+	for _, c := range n.Children {
+		x.collect(c)
+	}
+}
+
+func (x *exporter) model(id, category string) *exportModel {
+	m := x.models[id]
+	if m == nil {
+		m = &exportModel{category: category, ports: map[string]*modelPort{}}
+		x.models[id] = m
+	}
+	return m
+}
+
+func (x *exporter) port(m *exportModel, name string, v any) *modelPort {
+	p := m.ports[name]
+	if p == nil {
+		p = &modelPort{kinds: map[string]bool{}}
+		m.ports[name] = p
+	}
+	if v != nil {
+		p.kinds[kindName(v)] = true
+		p.typ = ""
+		if len(p.kinds) == 1 {
+			switch kindName(v) {
+			case "number":
+				p.typ = "double"
+			case "bool":
+				p.typ = "bool"
+			case "string":
+				p.typ = "std::string"
+			}
+		}
+	}
+	return p
+}
+
+func kindName(v any) string {
+	if _, ok := conv.Number(v); ok {
+		return "number"
+	}
+	switch v.(type) {
+	case bool:
+		return "bool"
+	case string:
+		return "string"
+	}
+	return "other"
+}
+
+type arborModel struct {
+	id       string
+	category string
+	ports    map[string]string
+}
+
+// arborOnlyModel returns the model of an Arbor-only built-in as Export
+// writes it (nil when the node is written as a BT.CPP built-in).
+func arborOnlyModel(n *arbor.Node) (arborModel, bool) {
+	switch conv.Canonical(n.Type) {
+	case "RepeatUntilFailure":
+		return arborModel{"RepeatUntilFailure", "Decorator", map[string]string{"max": "int"}}, true
+	case "Cooldown":
+		return arborModel{"Cooldown", "Decorator", map[string]string{"ms": "double"}}, true
+	case "Limiter":
+		return arborModel{"Limiter", "Decorator", map[string]string{"max": "int"}}, true
+	case "Running":
+		return arborModel{"Running", "Action", nil}, true
+	case "Check":
+		return arborModel{"Check", "Condition", map[string]string{"key": "std::string", "op": "std::string", "value": ""}}, true
+	case "Wait":
+		if _, ok := n.Params["ticks"]; ok || !integral(n.Params["ms"]) {
+			return arborModel{"Wait", "Action", map[string]string{"ticks": "int", "ms": "double"}}, true
+		}
+	case "Timeout":
+		if !integral(n.Params["ms"]) {
+			return arborModel{"MaxTime", "Decorator", map[string]string{"ms": "double"}}, true
+		}
+	case "Set":
+		if !setBlackboardForm(n) {
+			return arborModel{"Set", "Action", map[string]string{"key": "std::string", "value": "", "ttlMs": "double"}}, true
+		}
+	}
+	return arborModel{}, false
+}
+
+func integral(v any) bool {
+	f, ok := conv.Number(v)
+	return ok && f == math.Trunc(f) && math.Abs(f) < 1<<53
+}
+
+// setBlackboardForm reports whether a Set is written as SetBlackboard.
+func setBlackboardForm(n *arbor.Node) bool {
+	_, ttl := n.Params["ttlMs"]
+	return !ttl
+}
+
+func (x *exporter) writeModels() {
+	if len(x.models) == 0 {
+		return
+	}
+	x.buf.WriteString("  <TreeNodesModel>\n")
+	ids := make([]string, 0, len(x.models))
+	for id := range x.models {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		m := x.models[id]
+		fmt.Fprintf(&x.buf, "    <%s ID=\"", m.category)
+		x.text(id)
+		if len(m.ports) == 0 {
+			x.buf.WriteString("\"/>\n")
+			continue
+		}
+		x.buf.WriteString("\">\n")
+		for _, p := range conv.SortedKeys(m.ports) {
+			x.buf.WriteString("      <input_port name=\"")
+			x.text(p)
+			x.buf.WriteString("\"")
+			if t := m.ports[p].typ; t != "" {
+				x.buf.WriteString(" type=\"")
+				x.text(t)
+				x.buf.WriteString("\"")
+			}
+			x.buf.WriteString("/>\n")
+		}
+		fmt.Fprintf(&x.buf, "    </%s>\n", m.category)
+	}
+	x.buf.WriteString("  </TreeNodesModel>\n")
+}
+
+// node writes n and its descendants at the given indentation level.
+func (x *exporter) node(n *arbor.Node, path string, level int) error {
+	elem, attrs, kids, err := x.mapNode(n, path)
+	if err != nil {
+		return err
+	}
+	ind := strings.Repeat("  ", level)
+	x.buf.WriteString(ind)
+	x.buf.WriteString("<" + elem)
+	for _, a := range attrs {
+		x.buf.WriteString(" " + a.name + "=\"")
+		x.text(a.value)
+		x.buf.WriteString("\"")
+	}
+	if len(kids) == 0 {
+		x.buf.WriteString("/>\n")
+		return nil
+	}
+	x.buf.WriteString(">\n")
+	for i, c := range kids {
+		step := fmt.Sprintf(".children[%d]", i)
+		if n.SingleChild && len(kids) == 1 {
+			step = ".child"
+		}
+		if err := x.node(c, path+step, level+1); err != nil {
+			return err
+		}
+	}
+	x.buf.WriteString(ind + "</" + elem + ">\n")
+	return nil
+}
+
+// mapNode returns the element name, attributes and children of n.
+func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor.Node, error) {
+	fail := func(format string, args ...any) (string, []attr, []*arbor.Node, error) {
+		return "", nil, nil, fmt.Errorf("%s (%s): %s", path, n.Type, fmt.Sprintf(format, args...))
+	}
+	var head []attr // name and extensions
+	if n.Name != "" {
+		head = append(head, attr{"name", n.Name})
+	}
+	if g, ok := x.guardNames[n]; ok {
+		head = append(head, attr{"guard", g})
+	}
+	if n.Abort != arbor.AbortNone {
+		head = append(head, attr{"abort", n.Abort.String()})
+	}
+	typ := conv.Canonical(n.Type)
+	kids := n.Children
+	var ports []attr
+	// params converts the listed Arbor parameters to ports; others fail.
+	params := func(allowed map[string]string) error {
+		for _, k := range conv.SortedKeys(n.Params) {
+			bt, ok := allowed[k]
+			if !ok {
+				return fmt.Errorf("%s (%s): parameter %q cannot be written in BT.CPP XML", path, n.Type, k)
+			}
+			if bt == "" {
+				continue
+			}
+			s, err := scalar(n.Params[k], false)
+			if err != nil {
+				return fmt.Errorf("%s (%s): parameter %q: %w", path, n.Type, k, err)
+			}
+			ports = append(ports, attr{bt, s})
+		}
+		return nil
+	}
+	intPort := func(param, bt string, def float64, zeroAs float64) error {
+		v, ok := n.Params[param]
+		f := def
+		if ok {
+			if f, ok = conv.Number(v); !ok || !integral(f) {
+				return fmt.Errorf("%s (%s): parameter %q: want an integer, got %v", path, n.Type, param, v)
+			}
+		}
+		if f == 0 {
+			f = zeroAs
+		}
+		ports = append(ports, attr{bt, conv.FormatNumber(f)})
+		return nil
+	}
+	elem := typ
+	var err error
+	switch typ {
+	case "Sequence", "SequenceWithMemory", "ReactiveSequence", "Inverter", "ForceSuccess":
+		err = params(nil)
+	case "Selector":
+		elem = "Fallback"
+		err = params(nil)
+	case "ReactiveSelector":
+		elem = "ReactiveFallback"
+		err = params(nil)
+	case "ForceFailure":
+		if inner := keepRunning(n); inner != nil {
+			elem, kids = "KeepRunningUntilFailure", inner.Children
+			break
+		}
+		err = params(nil)
+	case "Parallel":
+		if err = params(map[string]string{"success": "", "failure": "", "retryFailed": ""}); err == nil {
+			if err = intPort("success", "success_count", -1, 0); err == nil {
+				// Arbor's automatic failure (0) is BT.CPP's -1: fail when
+				// every child failed or success is out of reach.
+				err = intPort("failure", "failure_count", 0, -1)
+			}
+		}
+		if b, ok := n.Params["retryFailed"].(bool); ok && err == nil {
+			ports = append(ports, attr{"retryFailed", fmt.Sprint(b)})
+		}
+	case "ParallelAll":
+		if err = params(map[string]string{"maxFailures": ""}); err == nil {
+			err = intPort("maxFailures", "max_failures", 1, 0)
+		}
+	case "Repeat":
+		if err = params(map[string]string{"count": ""}); err == nil {
+			err = intPort("count", "num_cycles", 0, -1)
+		}
+	case "RetryUntilSuccessful":
+		if err = params(map[string]string{"attempts": ""}); err == nil {
+			err = intPort("attempts", "num_attempts", 0, 0)
+		}
+	case "Timeout":
+		if !integral(n.Params["ms"]) {
+			elem = "MaxTime"
+			err = params(map[string]string{"ms": "ms"})
+			break
+		}
+		if err = params(map[string]string{"ms": ""}); err == nil {
+			err = intPort("ms", "msec", 0, 0)
+		}
+	case "Delay":
+		if err = params(map[string]string{"ms": ""}); err == nil {
+			err = intPort("ms", "delay_msec", 0, 0)
+		}
+	case "RunOnce":
+		ports = append(ports, attr{"then_skip", "false"})
+		err = params(map[string]string{"then": "then"})
+	case "Wait":
+		if _, ok := n.Params["ticks"]; ok || !integral(n.Params["ms"]) {
+			err = params(map[string]string{"ticks": "ticks", "ms": "ms"})
+			break
+		}
+		elem = "Sleep"
+		if err = params(map[string]string{"ms": ""}); err == nil {
+			err = intPort("ms", "msec", 0, 0)
+		}
+	case "Success":
+		elem = "AlwaysSuccess"
+		err = params(nil)
+	case "Failure":
+		elem = "AlwaysFailure"
+		err = params(nil)
+	case "Running":
+		err = params(nil)
+	case "RepeatUntilFailure", "Limiter":
+		err = params(map[string]string{"max": "max"})
+	case "Cooldown":
+		err = params(map[string]string{"ms": "ms"})
+	case "Check":
+		err = x.untypedParams(n, path, &ports, map[string]string{"key": "key", "op": "op", "value": "value"})
+	case "Set":
+		if setBlackboardForm(n) {
+			elem = "SetBlackboard"
+			err = x.untypedParams(n, path, &ports, map[string]string{"key": "output_key", "value": "value"})
+		} else {
+			err = x.untypedParams(n, path, &ports, map[string]string{"key": "key", "value": "value", "ttlMs": "ttlMs"})
+		}
+	case "SubTree":
+		tree, _ := n.Params["tree"].(string)
+		if !x.trees[tree] || len(n.Params) != 1 {
+			return fail("SubTree must name a tree of the document (tree %q)", tree)
+		}
+		ports = append(ports, attr{"ID", tree}, attr{"_autoremap", "true"})
+		head, ports = append(ports[:1:1], head...), ports[1:]
+	default:
+		if arbor.IsBuiltin(n.Type) {
+			return fail("node type %q cannot be written in BT.CPP XML", n.Type)
+		}
+		elem = n.Type
+		if _, bt := mapped[elem]; bt || IsUnsupported(elem) || elem == "KeepRunningUntilFailure" {
+			return fail("node type %q is also a BT.CPP built-in and cannot be written", n.Type)
+		}
+		m := x.models[n.Type]
+		for _, k := range conv.SortedKeys(n.Params) {
+			if k == "name" || k == "ID" || k == "abort" || k == "guard" || strings.HasPrefix(k, "_") ||
+				strings.HasPrefix(strings.ToLower(k), "xml") || strings.Contains(k, ":") || !xmlName.MatchString(k) {
+				return fail("parameter %q cannot be written as a BT.CPP port", k)
+			}
+			typed := m != nil && m.ports[k] != nil && m.ports[k].typ != ""
+			s, err := scalar(n.Params[k], !typed)
+			if err != nil {
+				return fail("parameter %q: %v", k, err)
+			}
+			ports = append(ports, attr{k, s})
+		}
+		if !xmlName.MatchString(elem) || reservedElements[elem] || strings.HasPrefix(strings.ToLower(elem), "xml") {
+			head = append([]attr{{"ID", n.Type}}, head...)
+			elem = "Action"
+		}
+	}
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return elem, append(head, ports...), kids, nil
+}
+
+// untypedParams writes parameters whose values have no declared type:
+// values must read back as themselves.
+func (x *exporter) untypedParams(n *arbor.Node, path string, ports *[]attr, names map[string]string) error {
+	for _, k := range conv.SortedKeys(n.Params) {
+		bt, ok := names[k]
+		if !ok {
+			return fmt.Errorf("%s (%s): parameter %q cannot be written in BT.CPP XML", path, n.Type, k)
+		}
+		s, err := scalar(n.Params[k], k == "value")
+		if err != nil {
+			return fmt.Errorf("%s (%s): parameter %q: %w", path, n.Type, k, err)
+		}
+		*ports = append(*ports, attr{bt, s})
+	}
+	return nil
+}
+
+// keepRunning returns the inner RepeatUntilFailure when n is the pattern
+// Load makes of KeepRunningUntilFailure.
+func keepRunning(n *arbor.Node) *arbor.Node {
+	if len(n.Children) != 1 || len(n.Params) != 0 {
+		return nil
+	}
+	in := n.Children[0]
+	if in == nil || conv.Canonical(in.Type) != "RepeatUntilFailure" || in.Name != "" || in.Guard != nil ||
+		in.Abort != arbor.AbortNone || len(in.Children) != 1 {
+		return nil
+	}
+	for k, v := range in.Params {
+		if f, ok := conv.Number(v); k != "max" || !ok || f != -1 {
+			return nil
+		}
+	}
+	return in
+}
+
+// scalar writes a parameter value as attribute text. With untyped, the
+// text must read back as the same value (a string "5" would become a
+// number).
+func scalar(v any, untyped bool) (string, error) {
+	if f, ok := conv.Number(v); ok {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return "", fmt.Errorf("%v is not a number BT.CPP XML can hold", f)
+		}
+		return conv.FormatNumber(f), nil
+	}
+	switch t := v.(type) {
+	case bool:
+		return fmt.Sprint(t), nil
+	case string:
+		if untyped {
+			if _, isStr := Untyped(t).(string); !isStr {
+				return "", fmt.Errorf("the string %q would read back as a number or boolean", t)
+			}
+		}
+		return t, nil
+	case nil:
+		return "", fmt.Errorf("null cannot be written in BT.CPP XML")
+	}
+	return "", fmt.Errorf("a %T value cannot be written in BT.CPP XML (only numbers, booleans and strings)", v)
+}

@@ -1,0 +1,146 @@
+package btcpp_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/format/btcpp"
+)
+
+// sample uses every built-in type, a user type, a guard, an abort and a
+// subtree.
+func sample() *arbor.Document {
+	patrol := arbor.Sequence(arbor.Leaf("MoveTo", "target", "A").Named("to A"), arbor.WaitTicks(2), arbor.Leaf("MoveTo", "target", "B", "speed", 2))
+	main := arbor.ReactiveSelector(
+		arbor.Sequence(arbor.Check("enemy", "==", true), arbor.Leaf("Attack", "who", "{target}")).WithAbort(arbor.AbortLower).Named("fight"),
+		arbor.SequenceWithMemory(
+			arbor.Selector(arbor.AlwaysFailure(), arbor.AlwaysSuccess()),
+			arbor.ReactiveSequence(arbor.AlwaysRunning()),
+			arbor.Parallel(-1, 0, arbor.Leaf("MoveTo", "target", "C", "speed", 2.5)).With("retryFailed", true),
+			arbor.ParallelAll(1, arbor.Set("k", 1), arbor.Set("t", "x").With("ttlMs", 50)),
+			arbor.Inverter(arbor.ForceSuccess(arbor.ForceFailure(arbor.AlwaysSuccess()))),
+			arbor.ForceFailure(arbor.RepeatUntilFailure(-1, arbor.AlwaysSuccess())).Named("keep"),
+			arbor.Repeat(0, arbor.RetryUntilSuccessful(3, arbor.RepeatUntilFailure(2, arbor.AlwaysFailure()))),
+			arbor.Timeout(250e6, arbor.Delay(100e6, arbor.Cooldown(300e6, arbor.Limiter(2, arbor.RunOnce(arbor.WaitFor(50e6)))))),
+			arbor.Timeout(1.5e6, arbor.RunOnce(arbor.WaitFor(2.5e6)).With("then", "failure")),
+		),
+		arbor.SubTree("Patrol").WithGuard(arbor.Check("tired", "missing")),
+	)
+	return &arbor.Document{Main: "Guard", Trees: map[string]*arbor.Node{"Guard": main, "Patrol": patrol}}
+}
+
+func TestExport(t *testing.T) {
+	d := sample()
+	if _, err := arbor.Compile(d, registryFor(t, d)); err != nil {
+		t.Fatalf("the sample does not compile: %v", err)
+	}
+	data, err := btcpp.Export(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xml := string(data)
+	for _, want := range []string{
+		`<root BTCPP_format="4" main_tree_to_execute="Guard">`,
+		`<ReactiveFallback>`, `<Sequence name="fight" abort="lower">`, `<Check key="enemy" op="==" value="true"/>`,
+		`<Attack who="{target}"/>`, `<SequenceWithMemory>`, `<Fallback>`, `<AlwaysFailure/>`, `<AlwaysSuccess/>`,
+		`<ReactiveSequence>`, `<Running/>`, `<Parallel success_count="-1" failure_count="-1" retryFailed="true">`,
+		`<MoveTo speed="2.5" target="C"/>`, `<ParallelAll max_failures="1">`, `<SetBlackboard output_key="k" value="1"/>`,
+		`<Set key="t" ttlMs="50" value="x"/>`, `<Inverter>`, `<ForceSuccess>`, `<ForceFailure>`,
+		`<KeepRunningUntilFailure name="keep">`, `<Repeat num_cycles="-1">`, `<RetryUntilSuccessful num_attempts="3">`,
+		`<RepeatUntilFailure max="2">`, `<Timeout msec="250">`, `<Delay delay_msec="100">`, `<Cooldown ms="300">`,
+		`<Limiter max="2">`, `<RunOnce then_skip="false">`, `<Sleep msec="50"/>`, `<MaxTime ms="1.5">`,
+		`<RunOnce then_skip="false" then="failure">`, `<Wait ms="2.5"/>`, `<SubTree ID="Patrol" guard="Guard.guard1" _autoremap="true"/>`,
+		`<BehaviorTree ID="Patrol">`, `<MoveTo name="to A" target="A"/>`, `<Wait ticks="2"/>`,
+		`<BehaviorTree ID="Guard.guard1">`, `<Check key="tired" op="missing"/>`,
+		`<TreeNodesModel>`, `<Action ID="Attack">`, `<input_port name="who" type="std::string"/>`,
+		`<Action ID="MoveTo">`, `<input_port name="speed" type="double"/>`, `<Condition ID="Check">`,
+		`<Decorator ID="Cooldown">`, `<Decorator ID="Limiter">`, `<Decorator ID="MaxTime">`, `<Action ID="Running"/>`,
+		`<Action ID="Set">`, `<Action ID="Wait">`,
+	} {
+		if !strings.Contains(xml, want) {
+			t.Errorf("export lacks %s", want)
+		}
+	}
+	if strings.Contains(xml, `<Action ID="Sequence"`) || strings.Contains(xml, `ID="Fallback"`) {
+		t.Errorf("BT.CPP built-ins must not be modelled:\n%s", xml)
+	}
+
+	back, err := btcpp.LoadWith(data, noIncludes)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, xml)
+	}
+	want := shape(d.Trees["Guard"])
+	for _, r := range [][2]string{{"Parallel{failure:0,retryFailed:true,success:-1}", "Parallel{failure:-1,retryFailed:true,success:-1}"},
+		{"Repeat{count:0}", "Repeat{count:-1}"}, {`Timeout{ms:1.5}`, `MaxTime{ms:1.5}`}} {
+		want = strings.Replace(want, r[0], r[1], 1)
+	}
+	if got := shape(back.Trees["Guard"]); got != want {
+		t.Errorf("read back:\n got %s\nwant %s", got, want)
+	}
+	again, err := btcpp.Export(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, data) {
+		t.Errorf("a second export differs:\n%s\n---\n%s", again, data)
+	}
+}
+
+func TestExportTypesPortsInTheModel(t *testing.T) {
+	d := &arbor.Document{Trees: map[string]*arbor.Node{"M": arbor.Sequence(
+		arbor.Leaf("Say", "text", "42", "n", 3, "loud", true, "mixed", "a"),
+		arbor.Leaf("Say", "text", "007", "n", 4, "loud", false, "mixed", 1),
+		arbor.Leaf("Odd Name", "x", 1),
+	)}}
+	data, err := btcpp.Export(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<Say loud="true" mixed="a" n="3" text="42"/>`, `<input_port name="text" type="std::string"/>`,
+		`<input_port name="n" type="double"/>`, `<input_port name="loud" type="bool"/>`, `<input_port name="mixed"/>`,
+		`<Action ID="Odd Name" x="1"/>`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("export lacks %s\n%s", want, data)
+		}
+	}
+	back, err := btcpp.LoadWith(data, noIncludes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := shape(back.Trees["M"]), shape(d.Trees["M"]); got != want {
+		t.Errorf("read back:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestExportErrors(t *testing.T) {
+	one := func(n *arbor.Node) *arbor.Document { return &arbor.Document{Trees: map[string]*arbor.Node{"a": n}} }
+	cases := []struct {
+		name string
+		doc  *arbor.Document
+		want string
+	}{
+		{"no trees", &arbor.Document{}, "no trees"},
+		{"no main", &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.AlwaysSuccess(), "b": arbor.AlwaysSuccess()}}, "no main tree"},
+		{"list value", one(arbor.Set("k", []any{1.0})), `parameter "value": a []interface {} value cannot be written`},
+		{"null value", one(arbor.Set("k", nil)), "null cannot be written"},
+		{"numeric-looking string", one(arbor.Check("k", "==", "5")), `the string "5" would read back as a number or boolean`},
+		{"user type with a BT.CPP name", one(arbor.Leaf("Sleep")), `"Sleep" is also a BT.CPP built-in`},
+		{"unsupported BT.CPP name", one(arbor.Leaf("Script")), `"Script" is also a BT.CPP built-in`},
+		{"reserved port", one(arbor.Leaf("X", "_skipIf", "a")), `parameter "_skipIf" cannot be written as a BT.CPP port`},
+		{"xml port", one(arbor.Leaf("X", "xmlns", "a")), `parameter "xmlns" cannot be written`},
+		{"fractional count", one(arbor.Repeat(0, arbor.AlwaysSuccess()).With("count", 1.5)), `parameter "count": want an integer`},
+		{"fractional Delay", one(arbor.Delay(1.5e6, arbor.AlwaysSuccess())), `parameter "ms": want an integer`},
+		{"stray parameter", one(arbor.Inverter(arbor.AlwaysSuccess()).With("x", 1)), `parameter "x" cannot be written in BT.CPP XML`},
+		{"subtree to nowhere", one(arbor.SubTree("b")), `SubTree must name a tree of the document (tree "b")`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := btcpp.Export(c.doc)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want %q", err, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,876 @@
+// Package btcpp reads and writes BehaviorTree.CPP v4 XML (format.md, "Other
+// formats"), the format of Groot2: <root BTCPP_format="4">, several
+// <BehaviorTree ID> elements, <SubTree ID>, <include path>, both node
+// spellings (<MoveTo/> and <Action ID="MoveTo"/>) and <TreeNodesModel>.
+//
+// Load maps BT.CPP's node types onto Arbor's (Fallback → Selector,
+// Sleep → Wait, KeepRunningUntilFailure → ForceFailure over
+// RepeatUntilFailure, ...) and reports every feature Arbor does not
+// support (scripting, port remapping on SubTree, RunOnce skipping, ...)
+// as a load error naming it. Arbor-only built-ins (Cooldown, Limiter,
+// Check, ...) may be written under their Arbor names. Export writes v4
+// XML with a TreeNodesModel, for Groot2.
+package btcpp
+
+import (
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/format/internal/conv"
+)
+
+// Options control Load.
+type Options struct {
+	// Dir is the directory that relative <include> paths start from; ""
+	// is the current directory.
+	Dir string
+	// ReadFile reads an included file; nil reads it from the file system
+	// (at most 16 MiB).
+	ReadFile func(path string) ([]byte, error)
+	// NoIncludes makes every <include> a load error.
+	NoIncludes bool
+}
+
+// Load reads a BT.CPP v4 XML document; includes are resolved from the
+// current directory.
+func Load(data []byte) (*arbor.Document, error) { return LoadWith(data, Options{}) }
+
+// LoadFile reads a BT.CPP v4 XML file; includes are resolved relative to
+// the including file.
+func LoadFile(path string) (*arbor.Document, error) {
+	data, err := conv.ReadFile(path, conv.MaxBytes)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	l := newLoader(Options{Dir: filepath.Dir(abs)})
+	doc, err := l.load(data, abs)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	return doc, nil
+}
+
+// LoadWith reads a BT.CPP v4 XML document with options.
+func LoadWith(data []byte, opts Options) (*arbor.Document, error) {
+	l := newLoader(opts)
+	dir := opts.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	return l.load(data, filepath.Join(dir, "<input>"))
+}
+
+type treeSrc struct {
+	el   *element
+	file string
+}
+
+// model is a TreeNodesModel entry.
+type model struct {
+	category string
+	ports    map[string]string // port name → declared type ("" when none)
+	order    []string
+}
+
+type loader struct {
+	opts   Options
+	el     conv.Errors
+	top    string // the file Load was given
+	trees  map[string]*treeSrc
+	order  []string
+	models map[string]*model
+	files  int
+	stack  []string
+	guards []conv.GuardRef
+	count  int
+	file   string // file of the tree being converted
+}
+
+func newLoader(opts Options) *loader {
+	if opts.ReadFile == nil {
+		opts.ReadFile = func(p string) ([]byte, error) { return conv.ReadFile(p, conv.MaxBytes) }
+	}
+	return &loader{opts: opts, trees: map[string]*treeSrc{}, models: map[string]*model{}}
+}
+
+// fileErr records a problem outside the trees' nodes, located by file
+// name and line.
+func (l *loader) fileErr(file string, line int, format string, args ...any) {
+	l.el.Add(filepath.Base(file), "", line, format, args...)
+}
+
+// where names a file in messages about included files.
+func (l *loader) where(file string) string {
+	if file == l.top || file == "" {
+		return ""
+	}
+	return fmt.Sprintf(" [in %s]", filepath.Base(file))
+}
+
+func (l *loader) load(data []byte, file string) (*arbor.Document, error) {
+	l.top = file
+	main, err := l.readFile(data, file, true)
+	if err != nil {
+		return nil, err
+	}
+	if l.el.Len() > 0 {
+		return nil, l.el.Err()
+	}
+	doc := &arbor.Document{Trees: map[string]*arbor.Node{}}
+	switch {
+	case main != "":
+		if l.trees[main] == nil {
+			l.el.Add("main_tree_to_execute", "", 0, "main_tree_to_execute names a missing tree %q (trees: %s)", main, strings.Join(l.order, ", "))
+			return nil, l.el.Err()
+		}
+		doc.Main = main
+	case len(l.order) == 1:
+		doc.Main = l.order[0]
+	case len(l.order) == 0:
+		l.fileErr(l.top, 0, "the document has no <BehaviorTree>")
+		return nil, l.el.Err()
+	default:
+		l.el.Add("main_tree_to_execute", "", 0, "the document has %d trees (%s) and no main_tree_to_execute", len(l.order), strings.Join(l.order, ", "))
+		return nil, l.el.Err()
+	}
+	for _, id := range l.order {
+		src := l.trees[id]
+		l.file = src.file
+		path := "trees." + id
+		kids := src.el.kids
+		if len(kids) != 1 {
+			l.el.Add(path, "", src.el.line, "a <BehaviorTree> needs exactly one child element, has %d%s", len(kids), l.where(src.file))
+			continue
+		}
+		if n := l.node(kids[0], path, 1); n != nil {
+			doc.Trees[id] = n
+		}
+	}
+	if l.el.Len() > 0 {
+		return nil, l.el.Err()
+	}
+	conv.ResolveGuards(doc, l.guards, &l.el)
+	if l.el.Len() > 0 {
+		return nil, l.el.Err()
+	}
+	return doc, nil
+}
+
+// readFile reads one file's <root>: includes first, then trees and models.
+// It returns main_tree_to_execute (of the top file only).
+func (l *loader) readFile(data []byte, file string, top bool) (string, error) {
+	if len(data) > conv.MaxBytes {
+		return "", fmt.Errorf("%sinput is %d bytes, over the limit of %d", fileTag(file, top), len(data), conv.MaxBytes)
+	}
+	root, err := parseXML(data, conv.MaxDepth)
+	if err != nil {
+		return "", fmt.Errorf("%s%w", fileTag(file, top), err)
+	}
+	if root.name != "root" {
+		l.fileErr(file, root.line, "the top element must be <root>, got <%s>", root.name)
+		return "", nil
+	}
+	main := ""
+	format, hasFormat := root.attr("BTCPP_format")
+	switch {
+	case !hasFormat:
+		l.fileErr(file, root.line, "<root> has no BTCPP_format attribute: only BT.CPP v4 files (BTCPP_format=\"4\") are supported")
+	case format != "4":
+		l.fileErr(file, root.line, "BTCPP_format %q is not supported (only \"4\")", format)
+	}
+	for _, a := range root.attrs {
+		switch {
+		case a.Name.Space != "" || a.Name.Local == "xmlns":
+		case a.Name.Local == "BTCPP_format", a.Name.Local == "project_name":
+		case a.Name.Local == "main_tree_to_execute":
+			if top {
+				main = a.Value
+			}
+		default:
+			l.fileErr(file, root.line, "unsupported attribute %q on <root>", a.Name.Local)
+		}
+	}
+	if root.text != "" {
+		l.fileErr(file, root.line, "unexpected text inside <root>")
+	}
+	dir := filepath.Dir(file)
+	models := 0
+	for _, e := range root.kids {
+		switch e.name {
+		case "include":
+			l.include(e, dir, file)
+		case "BehaviorTree":
+			l.behaviorTree(e, file)
+		case "TreeNodesModel":
+			if models++; models > 1 {
+				l.fileErr(file, e.line, "only one <TreeNodesModel> is allowed per file")
+				continue
+			}
+			l.treeNodesModel(e, file)
+		default:
+			l.fileErr(file, e.line, "unsupported element <%s> in <root> (want <BehaviorTree>, <include> or <TreeNodesModel>)", e.name)
+		}
+	}
+	return main, nil
+}
+
+func fileTag(file string, top bool) string {
+	if top {
+		return ""
+	}
+	return "included file " + filepath.Base(file) + ": "
+}
+
+func (l *loader) include(e *element, dir, file string) {
+	for _, a := range e.attrs {
+		switch a.Name.Local {
+		case "path":
+		case "ros_pkg":
+			l.fileErr(file, e.line, "<include ros_pkg> is not supported (ROS package lookup); give a path relative to the file")
+			return
+		default:
+			l.fileErr(file, e.line, "unsupported attribute %q on <include>", a.Name.Local)
+			return
+		}
+	}
+	p, ok := e.attr("path")
+	if !ok || p == "" {
+		l.fileErr(file, e.line, "<include> needs a path attribute")
+		return
+	}
+	if l.opts.NoIncludes {
+		l.fileErr(file, e.line, "<include path=%q> is not allowed here", p)
+		return
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	p = filepath.Clean(p)
+	for i, f := range append(append([]string{}, l.stack...), file) {
+		if f == p {
+			chain := append(append([]string{}, l.stack[i:]...), file, p)
+			for j := range chain {
+				chain[j] = filepath.Base(chain[j])
+			}
+			l.fileErr(file, e.line, "include cycle: %s", strings.Join(chain, " → "))
+			return
+		}
+	}
+	if l.files++; l.files > conv.MaxFiles {
+		l.fileErr(file, e.line, "more than %d included files", conv.MaxFiles)
+		return
+	}
+	data, err := l.opts.ReadFile(p)
+	if err != nil {
+		l.fileErr(file, e.line, "include %s: %v", filepath.Base(p), err)
+		return
+	}
+	l.stack = append(l.stack, file)
+	defer func() { l.stack = l.stack[:len(l.stack)-1] }()
+	if _, err := l.readFile(data, p, false); err != nil {
+		l.fileErr(file, e.line, "%v", err)
+	}
+}
+
+func (l *loader) behaviorTree(e *element, file string) {
+	id, ok := e.attr("ID")
+	if !ok || id == "" {
+		l.fileErr(file, e.line, "<BehaviorTree> needs an ID attribute")
+		return
+	}
+	for _, a := range e.attrs {
+		switch a.Name.Local {
+		case "ID", "_fullpath", "_description":
+		default:
+			l.fileErr(file, e.line, "unsupported attribute %q on <BehaviorTree>", a.Name.Local)
+		}
+	}
+	if e.text != "" {
+		l.fileErr(file, e.line, "unexpected text inside <BehaviorTree>")
+	}
+	if old := l.trees[id]; old != nil {
+		l.fileErr(file, e.line, "two trees have the ID %q (the other at line %d%s)", id, old.el.line, l.where(old.file))
+		return
+	}
+	l.trees[id] = &treeSrc{el: e, file: file}
+	l.order = append(l.order, id)
+}
+
+func (l *loader) treeNodesModel(e *element, file string) {
+	for _, m := range e.kids {
+		switch m.name {
+		case "Action", "Condition", "Decorator", "Control", "SubTree":
+		default:
+			continue // metadata Groot2 may add
+		}
+		id, ok := m.attr("ID")
+		if !ok || id == "" {
+			l.fileErr(file, m.line, "a <%s> model needs an ID attribute", m.name)
+			continue
+		}
+		md := &model{category: m.name, ports: map[string]string{}}
+		for _, p := range m.kids {
+			switch p.name {
+			case "input_port", "output_port", "inout_port":
+			default:
+				continue
+			}
+			name, ok := p.attr("name")
+			if !ok || name == "" {
+				l.fileErr(file, p.line, "a <%s> of model %q needs a name", p.name, id)
+				continue
+			}
+			typ, _ := p.attr("type")
+			if _, dup := md.ports[name]; !dup {
+				md.order = append(md.order, name)
+			}
+			md.ports[name] = typ
+		}
+		l.models[id] = md
+	}
+}
+
+// node converts one tree element.
+func (l *loader) node(e *element, path string, depth int) *arbor.Node {
+	w := l.where(l.file)
+	if l.count++; l.count > conv.MaxNodes {
+		if l.count == conv.MaxNodes+1 {
+			l.el.Add(path, "", e.line, "more than %d nodes%s", conv.MaxNodes, w)
+		}
+		return nil
+	}
+	n := &arbor.Node{Line: e.line}
+	id, category := e.name, ""
+	attrs := e.attrs
+	switch e.name {
+	case "Action", "Condition", "Decorator", "Control":
+		category = e.name
+		v, ok := e.attr("ID")
+		if !ok || v == "" {
+			l.el.Add(path, "", e.line, "<%s> needs an ID attribute (the node type)%s", e.name, w)
+			return nil
+		}
+		id = v
+		attrs = without(attrs, "ID")
+	case "SubTree":
+		return l.subtree(e, path)
+	}
+	if e.text != "" {
+		l.el.Add(path, id, e.line, "unexpected text inside <%s>%s", e.name, w)
+	}
+	ports := l.common(n, id, attrs, path)
+	if msg, bad := unsupported[id]; bad {
+		l.el.Add(path, id, e.line, "unsupported BT.CPP node %s: %s%s", id, msg, w)
+		return nil
+	}
+
+	var inner *arbor.Node // for KeepRunningUntilFailure
+	switch {
+	case id == "KeepRunningUntilFailure":
+		l.noPorts(id, ports, path, e.line)
+		n.Type = "ForceFailure"
+		inner = &arbor.Node{Type: "RepeatUntilFailure", Params: map[string]any{"max": -1.0}, Line: e.line}
+		n.Children = []*arbor.Node{inner}
+		n.SingleChild = true
+	case mapped[id].arbor != "":
+		l.mappedNode(n, id, mapped[id], ports, len(e.kids), path, e.line)
+	case isArborOnly(id):
+		n.Type = id
+		for _, a := range ports {
+			v, ok := l.arborParam(conv.Canonical(id), a.Name.Local, a.Value, id, path, e.line)
+			if ok {
+				setParam(n, a.Name.Local, v)
+			}
+		}
+	default:
+		n.Type = id
+		l.custom(n, id, category, ports, path, e.line)
+	}
+
+	parent := n
+	if inner != nil {
+		parent = inner
+	}
+	for i, k := range e.kids {
+		step := fmt.Sprintf(".children[%d]", i)
+		if len(e.kids) == 1 && conv.ShapeOf(parent.Type) == conv.Decorator {
+			step = ".child"
+			parent.SingleChild = true
+		}
+		if inner != nil {
+			step = ".child" + step
+		}
+		if depth >= conv.MaxDepth {
+			l.el.Add(path, id, k.line, "nodes nested deeper than %d%s", conv.MaxDepth, w)
+			break
+		}
+		if c := l.node(k, path+step, depth+1); c != nil {
+			parent.Children = append(parent.Children, c)
+		}
+	}
+	if n.Type == "Parallel" || n.Type == "ParallelAll" {
+		relativeThresholds(n, len(n.Children))
+	}
+	return n
+}
+
+// common handles the attributes every node may have: name, the Arbor
+// extensions abort and guard, Groot2 metadata, and the BT.CPP scripting
+// attributes (errors). It returns the remaining attributes (ports).
+func (l *loader) common(n *arbor.Node, id string, attrs []xmlAttr, path string) []xmlAttr {
+	w := l.where(l.file)
+	var ports []xmlAttr
+	for _, a := range attrs {
+		name := a.Name.Local
+		if a.Name.Space != "" || name == "xmlns" {
+			l.el.Add(path, id, n.Line, "XML namespaces are not supported (attribute %s)%s", xmlAttrName(a), w)
+			continue
+		}
+		switch {
+		case name == "name":
+			n.Name = a.Value
+		case name == "abort":
+			mode, ok := arbor.ParseAbort(a.Value)
+			if !ok {
+				l.el.Add(path, id, n.Line, "abort must be none, self, lower or both, got %q%s", a.Value, w)
+			}
+			n.Abort = mode
+		case name == "guard":
+			if a.Value == "" {
+				l.el.Add(path, id, n.Line, "guard must name a <BehaviorTree> ID%s", w)
+				continue
+			}
+			l.guards = append(l.guards, conv.GuardRef{Node: n, Tree: a.Value, Path: path, Line: n.Line})
+		case name == "_uid" || name == "_description":
+			// Groot2 metadata.
+		case scripting[name]:
+			l.el.Add(path, id, n.Line, "unsupported BT.CPP feature: scripting attribute %s%s", name, w)
+		case name == "_autoremap":
+			l.el.Add(path, id, n.Line, "_autoremap is only meaningful on <SubTree>%s", w)
+		case strings.HasPrefix(name, "_"):
+			l.el.Add(path, id, n.Line, "unsupported BT.CPP attribute %s%s", name, w)
+		default:
+			ports = append(ports, a)
+		}
+	}
+	return ports
+}
+
+func (l *loader) noPorts(id string, ports []xmlAttr, path string, line int) {
+	for _, a := range ports {
+		l.el.Add(path, id, line, "unknown port %q: %s takes none%s", a.Name.Local, id, l.where(l.file))
+	}
+}
+
+// subtree converts <SubTree ID="..."/>.
+func (l *loader) subtree(e *element, path string) *arbor.Node {
+	w := l.where(l.file)
+	n := &arbor.Node{Type: "SubTree", Line: e.line}
+	id, ok := e.attr("ID")
+	if !ok || id == "" {
+		l.el.Add(path, "SubTree", e.line, "<SubTree> needs an ID attribute (the tree)%s", w)
+		return nil
+	}
+	n.Params = map[string]any{"tree": id}
+	var rest []xmlAttr
+	for _, a := range without(e.attrs, "ID") {
+		if a.Name.Local == "_autoremap" && a.Name.Space == "" {
+			// Arbor subtrees share the agent's blackboard whatever the
+			// value (a documented difference).
+			if _, ok := parseBool(a.Value); !ok {
+				l.el.Add(path, "SubTree", e.line, "_autoremap must be true or false, got %q%s", a.Value, w)
+			}
+			continue
+		}
+		rest = append(rest, a)
+	}
+	for _, a := range l.common(n, "SubTree", rest, path) {
+		l.el.Add(path, "SubTree", e.line, "unsupported BT.CPP feature: port remapping on SubTree (attribute %s); Arbor subtrees share the agent's blackboard%s", a.Name.Local, w)
+	}
+	if len(e.kids) > 0 {
+		l.el.Add(path, "SubTree", e.line, "wrong number of children: <SubTree> takes none (its child is the tree %q)%s", id, w)
+	}
+	return n
+}
+
+// mappedNode converts a BT.CPP built-in with an Arbor counterpart.
+func (l *loader) mappedNode(n *arbor.Node, id string, m mapping, ports []xmlAttr, nkids int, path string, line int) {
+	w := l.where(l.file)
+	n.Type = m.arbor
+	given := map[string]string{}
+	for _, a := range ports {
+		name := a.Name.Local
+		known := false
+		for _, p := range m.ports {
+			if p.bt == name {
+				known = true
+			}
+		}
+		for _, x := range m.ext {
+			if x.bt == name {
+				known = true
+			}
+		}
+		if !known {
+			l.el.Add(path, id, line, "unknown port %q of %s (ports: %s)%s", name, id, m.portList(), w)
+			continue
+		}
+		given[name] = a.Value
+	}
+	for _, p := range append(append([]port{}, m.ports...), m.ext...) {
+		raw, has := given[p.bt]
+		if !has {
+			if p.required {
+				l.el.Add(path, id, line, "missing port %q of %s%s", p.bt, id, w)
+			} else if p.def != nil && p.param != "" {
+				setParam(n, p.param, p.def)
+			}
+			continue
+		}
+		v, ok := l.convert(p.kind, raw, p.bt, id, path, line)
+		if !ok {
+			continue
+		}
+		switch {
+		case id == "RunOnce" && p.bt == "then_skip":
+			if v.(bool) {
+				l.el.Add(path, id, line, "unsupported BT.CPP feature: RunOnce with then_skip=\"true\" (skipping); write then_skip=\"false\"%s", w)
+			}
+			continue
+		case id == "Repeat" && p.bt == "num_cycles":
+			if f := v.(float64); f == 0 || f < -1 {
+				l.el.Add(path, id, line, "num_cycles %s is not supported (want -1 for forever, or ≥ 1)%s", raw, w)
+				continue
+			}
+		}
+		setParam(n, p.param, v)
+	}
+	if _, has := given["then_skip"]; id == "RunOnce" && !has {
+		l.el.Add(path, id, line, "unsupported BT.CPP feature: RunOnce with then_skip=\"true\" (BT.CPP's default: skipping); write then_skip=\"false\"%s", w)
+	}
+}
+
+// relativeThresholds resolves BT.CPP's negative Parallel thresholds: -1 is
+// every child (as in Arbor), -2 every child but one, and so on.
+func relativeThresholds(n *arbor.Node, children int) {
+	for _, p := range []string{"success", "failure", "maxFailures"} {
+		if f, ok := n.Params[p].(float64); ok && f < -1 {
+			n.Params[p] = float64(max(children+int(f)+1, 0))
+		}
+	}
+}
+
+// custom converts the ports of a program-registered node type, checking
+// them against its TreeNodesModel entry when there is one.
+func (l *loader) custom(n *arbor.Node, id, category string, ports []xmlAttr, path string, line int) {
+	w := l.where(l.file)
+	md := l.models[id]
+	if md != nil && category != "" && md.category != category {
+		l.el.Add(path, id, line, "written as <%s ID=%q> but TreeNodesModel declares it a %s%s", category, id, md.category, w)
+	}
+	for _, a := range ports {
+		name, raw := a.Name.Local, a.Value
+		typ := ""
+		if md != nil {
+			t, declared := md.ports[name]
+			if !declared {
+				list := "none"
+				if len(md.order) > 0 {
+					list = strings.Join(md.order, ", ")
+				}
+				l.el.Add(path, id, line, "port %q is not declared for %s in TreeNodesModel (ports: %s)%s", name, id, list, w)
+				continue
+			}
+			typ = t
+		}
+		if raw == "{=}" {
+			raw = "{" + name + "}"
+		}
+		if conv.IsRef(raw) {
+			setParam(n, name, raw) // a blackboard reference, whatever the port type
+			continue
+		}
+		v, ok := l.convert(kindOfType(typ), raw, name, id, path, line)
+		if ok {
+			setParam(n, name, v)
+		}
+	}
+}
+
+// arborParam converts an attribute of an Arbor-only built-in.
+func (l *loader) arborParam(typ, name, raw, id, path string, line int) (any, bool) {
+	return l.convert(arborParamKinds[typ+"."+name], raw, name, id, path, line)
+}
+
+// convert turns an attribute value into a parameter of the given kind.
+func (l *loader) convert(k kind, raw, port, id, path string, line int) (any, bool) {
+	w := l.where(l.file)
+	if k != kString && k != kUntyped && k != kKey && conv.IsRef(raw) {
+		l.el.Add(path, id, line, "port %q: blackboard references (%s) are not supported here; give a literal%s", port, raw, w)
+		return nil, false
+	}
+	switch k {
+	case kInt, kUint:
+		v, ok := conv.ParseInt(strings.TrimSpace(raw))
+		if !ok || (k == kUint && v < 0) {
+			want := "an integer"
+			if k == kUint {
+				want = "an integer ≥ 0"
+			}
+			l.el.Add(path, id, line, "port %q: want %s, got %q%s", port, want, raw, w)
+			return nil, false
+		}
+		return float64(v), true
+	case kNumber:
+		f, ok := conv.ParseNumber(strings.TrimSpace(raw))
+		if !ok {
+			l.el.Add(path, id, line, "port %q: want a number, got %q%s", port, raw, w)
+			return nil, false
+		}
+		return f, true
+	case kBool:
+		b, ok := parseBool(raw)
+		if !ok {
+			l.el.Add(path, id, line, "port %q: want true or false, got %q%s", port, raw, w)
+			return nil, false
+		}
+		return b, true
+	case kString:
+		return raw, true
+	case kKey:
+		if conv.IsRef(raw) {
+			raw = raw[1 : len(raw)-1]
+		}
+		if raw == "" {
+			l.el.Add(path, id, line, "port %q: empty blackboard key%s", port, w)
+			return nil, false
+		}
+		return raw, true
+	}
+	return Untyped(raw), true
+}
+
+// Untyped converts a value of no declared type: a number if it parses as
+// one, a boolean for true and false, else the string.
+func Untyped(s string) any {
+	if f, ok := conv.ParseNumber(s); ok {
+		return f
+	}
+	switch s {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	return s
+}
+
+func parseBool(s string) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "1":
+		return true, true
+	case "false", "0":
+		return false, true
+	}
+	return false, false
+}
+
+func xmlAttrName(a xmlAttr) string {
+	if a.Name.Space != "" {
+		return a.Name.Space + ":" + a.Name.Local
+	}
+	return a.Name.Local
+}
+
+func setParam(n *arbor.Node, name string, v any) {
+	if n.Params == nil {
+		n.Params = map[string]any{}
+	}
+	n.Params[name] = v
+}
+
+type xmlAttr = xml.Attr
+
+func without(attrs []xmlAttr, name string) []xmlAttr {
+	out := make([]xmlAttr, 0, len(attrs))
+	for _, a := range attrs {
+		if !(a.Name.Space == "" && a.Name.Local == name) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// kind is how an attribute value converts.
+type kind uint8
+
+const (
+	kUntyped kind = iota
+	kInt
+	kUint
+	kNumber
+	kBool
+	kString
+	kKey // a blackboard key name, "{key}" or "key"
+)
+
+// kindOfType maps a BT.CPP port type to a conversion.
+func kindOfType(t string) kind {
+	t = strings.TrimSpace(t)
+	switch t {
+	case "bool":
+		return kBool
+	case "int", "unsigned", "unsigned int", "long", "unsigned long", "long long", "unsigned long long",
+		"short", "unsigned short", "size_t", "int8_t", "int16_t", "int32_t", "int64_t",
+		"uint8_t", "uint16_t", "uint32_t", "uint64_t", "float", "double", "long double",
+		"std::chrono::milliseconds":
+		return kNumber
+	}
+	if strings.Contains(t, "string") {
+		return kString
+	}
+	return kUntyped
+}
+
+// port is one port of a mapped BT.CPP node.
+type port struct {
+	bt       string // BT.CPP port name
+	param    string // Arbor parameter
+	kind     kind
+	required bool
+	def      any
+}
+
+// mapping is a BT.CPP built-in with an Arbor counterpart.
+type mapping struct {
+	arbor string
+	ports []port
+	ext   []port // Arbor extension attributes
+}
+
+func (m mapping) portList() string {
+	var names []string
+	for _, p := range append(append([]port{}, m.ports...), m.ext...) {
+		names = append(names, p.bt)
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+var mapped = map[string]mapping{
+	"Sequence":           {arbor: "Sequence"},
+	"SequenceWithMemory": {arbor: "SequenceWithMemory"},
+	"ReactiveSequence":   {arbor: "ReactiveSequence"},
+	"Fallback":           {arbor: "Selector"},
+	"ReactiveFallback":   {arbor: "ReactiveSelector"},
+	"Parallel": {arbor: "Parallel",
+		ports: []port{{bt: "success_count", param: "success", kind: kInt, def: -1.0}, {bt: "failure_count", param: "failure", kind: kInt, def: 1.0}},
+		ext:   []port{{bt: "retryFailed", param: "retryFailed", kind: kBool}}},
+	"ParallelAll":          {arbor: "ParallelAll", ports: []port{{bt: "max_failures", param: "maxFailures", kind: kInt, def: 1.0}}},
+	"Inverter":             {arbor: "Inverter"},
+	"ForceSuccess":         {arbor: "ForceSuccess"},
+	"ForceFailure":         {arbor: "ForceFailure"},
+	"Repeat":               {arbor: "Repeat", ports: []port{{bt: "num_cycles", param: "count", kind: kInt, required: true}}},
+	"RetryUntilSuccessful": {arbor: "RetryUntilSuccessful", ports: []port{{bt: "num_attempts", param: "attempts", kind: kInt, required: true}}},
+	"Timeout":              {arbor: "Timeout", ports: []port{{bt: "msec", param: "ms", kind: kUint, required: true}}},
+	"Delay":                {arbor: "Delay", ports: []port{{bt: "delay_msec", param: "ms", kind: kUint, required: true}}},
+	"RunOnce": {arbor: "RunOnce", ports: []port{{bt: "then_skip", kind: kBool}},
+		ext: []port{{bt: "then", param: "then", kind: kString}}},
+	"Sleep":         {arbor: "Wait", ports: []port{{bt: "msec", param: "ms", kind: kUint, required: true}}},
+	"AlwaysSuccess": {arbor: "Success"},
+	"AlwaysFailure": {arbor: "Failure"},
+	"SetBlackboard": {arbor: "Set", ports: []port{{bt: "value", param: "value", kind: kUntyped, required: true}, {bt: "output_key", param: "key", kind: kKey, required: true}}},
+}
+
+// arborParamKinds types the parameters of Arbor-only built-ins written in
+// XML ("Type.param", Type canonical).
+var arborParamKinds = map[string]kind{
+	"RepeatUntilFailure.max":        kInt,
+	"RetryUntilSuccessful.attempts": kInt,
+	"Cooldown.ms":                   kNumber,
+	"Timeout.ms":                    kNumber,
+	"Limiter.max":                   kInt,
+	"Wait.ticks":                    kInt,
+	"Wait.ms":                       kNumber,
+	"Check.key":                     kString,
+	"Check.op":                      kString,
+	"Check.value":                   kUntyped,
+	"Set.key":                       kString,
+	"Set.value":                     kUntyped,
+	"Set.ttlMs":                     kNumber,
+	"RunOnce.then":                  kString,
+	"Parallel.retryFailed":          kBool,
+}
+
+// isArborOnly reports whether id is an Arbor built-in (or alias) that is
+// not a BT.CPP node name.
+func isArborOnly(id string) bool {
+	if _, bt := mapped[id]; bt {
+		return false
+	}
+	return arbor.IsBuiltin(id) && id != "SubTree"
+}
+
+// scripting are BT.CPP's pre- and post-condition attributes.
+var scripting = map[string]bool{
+	"_skipIf": true, "_successIf": true, "_failureIf": true, "_while": true,
+	"_onSuccess": true, "_onFailure": true, "_post": true, "_onHalted": true,
+}
+
+// unsupported are BT.CPP node types Arbor does not support, with why.
+var unsupported = map[string]string{
+	"Script":                "scripting (Script) is not supported",
+	"ScriptCondition":       "scripting (ScriptCondition) is not supported",
+	"Precondition":          "scripting (Precondition) is not supported",
+	"IfThenElse":            "no Arbor counterpart",
+	"WhileDoElse":           "no Arbor counterpart",
+	"Switch2":               "no Arbor counterpart",
+	"Switch3":               "no Arbor counterpart",
+	"Switch4":               "no Arbor counterpart",
+	"Switch5":               "no Arbor counterpart",
+	"Switch6":               "no Arbor counterpart",
+	"ManualSelector":        "no Arbor counterpart",
+	"TryCatch":              "no Arbor counterpart",
+	"AsyncSequence":         "no Arbor counterpart",
+	"AsyncFallback":         "no Arbor counterpart",
+	"ReactiveRepeat":        "no Arbor counterpart",
+	"LoopInt":               "queues and loops over blackboard lists are not supported",
+	"LoopDouble":            "queues and loops over blackboard lists are not supported",
+	"LoopString":            "queues and loops over blackboard lists are not supported",
+	"LoopBool":              "queues and loops over blackboard lists are not supported",
+	"ConsumeQueue":          "queues and loops over blackboard lists are not supported",
+	"PopFromQueue":          "queues and loops over blackboard lists are not supported",
+	"PopIntFromQueue":       "queues and loops over blackboard lists are not supported",
+	"PopDoubleFromQueue":    "queues and loops over blackboard lists are not supported",
+	"PopBoolFromQueue":      "queues and loops over blackboard lists are not supported",
+	"PopStringFromQueue":    "queues and loops over blackboard lists are not supported",
+	"UnsetBlackboard":       "no Arbor counterpart (use Set with a null value in Arbor's format)",
+	"SkipUnlessUpdated":     "blackboard update tracking is not supported",
+	"WaitValueUpdate":       "blackboard update tracking is not supported",
+	"WasEntryUpdated":       "blackboard update tracking is not supported",
+	"SequenceStar":          "a BT.CPP v3 node (v4 calls it SequenceWithMemory)",
+	"FallbackStar":          "a BT.CPP v2 node",
+	"BlackboardCheckInt":    "a BT.CPP v3 node (use Check under its Arbor name)",
+	"BlackboardCheckDouble": "a BT.CPP v3 node (use Check under its Arbor name)",
+	"BlackboardCheckString": "a BT.CPP v3 node (use Check under its Arbor name)",
+	"BlackboardCheckBool":   "a BT.CPP v3 node (use Check under its Arbor name)",
+	"SubTreePlus":           "a BT.CPP v3 node (v4 uses <SubTree>)",
+	"RetryUntilSuccesful":   "a BT.CPP v3 spelling (v4: RetryUntilSuccessful)",
+}
+
+// IsUnsupported reports whether id is a BT.CPP node type that Load
+// refuses.
+func IsUnsupported(id string) bool {
+	_, bad := unsupported[id]
+	return bad
+}

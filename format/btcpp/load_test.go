@@ -1,0 +1,330 @@
+package btcpp_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/format/btcpp"
+)
+
+// shape describes a node and its descendants on one line:
+// Type"name"{param:value,...}[abort]?guard(children).
+func shape(n *arbor.Node) string {
+	if n == nil {
+		return "nil"
+	}
+	var b strings.Builder
+	b.WriteString(n.Type)
+	if n.Name != "" {
+		fmt.Fprintf(&b, "%q", n.Name)
+	}
+	if len(n.Params) > 0 {
+		keys := make([]string, 0, len(n.Params))
+		for k := range n.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var ps []string
+		for _, k := range keys {
+			ps = append(ps, k+":"+jsonText(n.Params[k]))
+		}
+		b.WriteString("{" + strings.Join(ps, ",") + "}")
+	}
+	if n.Abort != arbor.AbortNone {
+		b.WriteString("[" + n.Abort.String() + "]")
+	}
+	if n.Guard != nil {
+		b.WriteString("?" + shape(n.Guard))
+	}
+	if len(n.Children) > 0 {
+		var cs []string
+		for _, c := range n.Children {
+			cs = append(cs, shape(c))
+		}
+		b.WriteString("(" + strings.Join(cs, " ") + ")")
+	}
+	return b.String()
+}
+
+func jsonText(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSpace(b.String())
+}
+
+// doc wraps a tree element (and optional extra top-level elements) in a v4
+// document with one main tree "M".
+func doc(tree string, extra ...string) string {
+	return `<root BTCPP_format="4" main_tree_to_execute="M"><BehaviorTree ID="M">` + tree + `</BehaviorTree>` + strings.Join(extra, "") + `</root>`
+}
+
+var noIncludes = btcpp.Options{NoIncludes: true}
+
+func TestLoadMapsEveryType(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"Sequence", `<Sequence><A/></Sequence>`, "Sequence(A)"},
+		{"SequenceWithMemory", `<SequenceWithMemory><A/></SequenceWithMemory>`, "SequenceWithMemory(A)"},
+		{"ReactiveSequence", `<ReactiveSequence><A/></ReactiveSequence>`, "ReactiveSequence(A)"},
+		{"Fallback", `<Fallback><A/></Fallback>`, "Selector(A)"},
+		{"ReactiveFallback", `<ReactiveFallback><A/></ReactiveFallback>`, "ReactiveSelector(A)"},
+		{"Parallel defaults", `<Parallel><A/><B/></Parallel>`, `Parallel{failure:1,success:-1}(A B)`},
+		{"Parallel counts", `<Parallel success_count="2" failure_count="-1"><A/><B/><C/></Parallel>`, `Parallel{failure:-1,success:2}(A B C)`},
+		{"Parallel relative counts", `<Parallel success_count="-2" failure_count="-3"><A/><B/><C/></Parallel>`, `Parallel{failure:1,success:2}(A B C)`},
+		{"Parallel retryFailed (extension)", `<Parallel retryFailed="true"><A/></Parallel>`, `Parallel{failure:1,retryFailed:true,success:-1}(A)`},
+		{"ParallelAll", `<ParallelAll max_failures="2"><A/><B/></ParallelAll>`, `ParallelAll{maxFailures:2}(A B)`},
+		{"ParallelAll default", `<ParallelAll><A/></ParallelAll>`, `ParallelAll{maxFailures:1}(A)`},
+		{"Inverter", `<Inverter><A/></Inverter>`, "Inverter(A)"},
+		{"ForceSuccess", `<ForceSuccess><A/></ForceSuccess>`, "ForceSuccess(A)"},
+		{"ForceFailure", `<ForceFailure><A/></ForceFailure>`, "ForceFailure(A)"},
+		{"Repeat", `<Repeat num_cycles="3"><A/></Repeat>`, `Repeat{count:3}(A)`},
+		{"Repeat forever", `<Repeat num_cycles="-1"><A/></Repeat>`, `Repeat{count:-1}(A)`},
+		{"RetryUntilSuccessful", `<RetryUntilSuccessful num_attempts="2"><A/></RetryUntilSuccessful>`, `RetryUntilSuccessful{attempts:2}(A)`},
+		{"KeepRunningUntilFailure", `<KeepRunningUntilFailure name="k"><A/></KeepRunningUntilFailure>`, `ForceFailure"k"(RepeatUntilFailure{max:-1}(A))`},
+		{"Timeout", `<Timeout msec="250"><A/></Timeout>`, `Timeout{ms:250}(A)`},
+		{"Delay", `<Delay delay_msec="100"><A/></Delay>`, `Delay{ms:100}(A)`},
+		{"RunOnce", `<RunOnce then_skip="false"><A/></RunOnce>`, `RunOnce(A)`},
+		{"RunOnce then (extension)", `<RunOnce then_skip="false" then="failure"><A/></RunOnce>`, `RunOnce{then:"failure"}(A)`},
+		{"Sleep", `<Sleep msec="150"/>`, `Wait{ms:150}`},
+		{"AlwaysSuccess", `<AlwaysSuccess/>`, `Success`},
+		{"AlwaysFailure", `<AlwaysFailure name="no"/>`, `Failure"no"`},
+		{"SetBlackboard", `<SetBlackboard output_key="k" value="1.5"/>`, `Set{key:"k",value:1.5}`},
+		{"SetBlackboard {key} and untyped values", `<Sequence><SetBlackboard output_key="{k}" value="true"/><SetBlackboard output_key="s" value="five"/><SetBlackboard output_key="c" value="{k}"/></Sequence>`,
+			`Sequence(Set{key:"k",value:true} Set{key:"s",value:"five"} Set{key:"c",value:"{k}"})`},
+		{"explicit forms", `<Control ID="Sequence"><Decorator ID="Inverter"><Condition ID="Near" dist="2"/></Decorator><Action ID="AlwaysSuccess"/></Control>`, `Sequence(Inverter(Near{dist:2}) Success)`},
+		{"name attribute and untyped ports", `<MoveTo name="go" target="{goal}" speed="1.5" fast="false" label="x1" same="{=}"/>`, `MoveTo"go"{fast:false,label:"x1",same:"{same}",speed:1.5,target:"{goal}"}`},
+		{"SubTree", `<SubTree ID="M2" name="sub" _autoremap="true"/>`, `SubTree"sub"{tree:"M2"}`},
+		{"Groot2 metadata is ignored", `<Sequence _uid="3" _description="d"><A _uid="4"/></Sequence>`, "Sequence(A)"},
+		{"Arbor-only built-ins", `<Selector><Check key="hp" op="&lt;" value="5"/><Cooldown ms="300"><Limiter max="2"><RepeatUntilFailure max="3"><Wait ticks="2"/></RepeatUntilFailure></Limiter></Cooldown><Set key="s" value="on" ttlMs="100"/><Running/><Success/><Failure/><Wait ms="2.5"/><MaxTime ms="1.5"><A/></MaxTime></Selector>`,
+			`Selector(Check{key:"hp",op:"<",value:5} Cooldown{ms:300}(Limiter{max:2}(RepeatUntilFailure{max:3}(Wait{ticks:2}))) Set{key:"s",ttlMs:100,value:"on"} Running Success Failure Wait{ms:2.5} MaxTime{ms:1.5}(A))`},
+		{"abort and guard (extensions)", `<Sequence abort="self" guard="G"><A/></Sequence>`, `Sequence[self]?Check{key:"k",op:"exists"}(A)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := doc(c.in, `<BehaviorTree ID="M2"><AlwaysSuccess/></BehaviorTree><BehaviorTree ID="G"><Check key="k" op="exists"/></BehaviorTree>`)
+			d, err := btcpp.LoadWith([]byte(in), noIncludes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := shape(d.Trees["M"]); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+			if _, ok := d.Trees["G"]; ok == strings.Contains(c.in, `guard="G"`) {
+				t.Errorf("the guard tree is kept only when not used as a guard: trees %v", d.TreeNames())
+			}
+		})
+	}
+}
+
+func TestLoadModelTypesPorts(t *testing.T) {
+	in := doc(`<Sequence><Say text="42" loud="TRUE" times="3" tag="007" ref="{msg}"/></Sequence>`,
+		`<TreeNodesModel><Action ID="Say"><input_port name="text" type="std::string"/><input_port name="loud" type="bool"/>`+
+			`<input_port name="times" type="unsigned int"/><input_port name="tag"/><input_port name="ref" type="int"/></Action></TreeNodesModel>`)
+	d, err := btcpp.LoadWith([]byte(in), noIncludes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `Sequence(Say{loud:true,ref:"{msg}",tag:7,text:"42",times:3})`
+	if got := shape(d.Trees["M"]); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestLoadMain(t *testing.T) {
+	one := `<root BTCPP_format="4"><BehaviorTree ID="Only"><AlwaysSuccess/></BehaviorTree></root>`
+	d, err := btcpp.LoadWith([]byte(one), noIncludes)
+	if err != nil || d.Main != "Only" {
+		t.Fatalf("main %v, err %v", d, err)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	deep := strings.Repeat("<Inverter>", 300) + "<A/>" + strings.Repeat("</Inverter>", 300)
+	cases := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"syntax", "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"M\">\n<A>\n</BehaviorTree></root>", []string{"line 4", "XML syntax error"}},
+		{"empty", "", []string{"no <root> element"}},
+		{"not root", `<tree/>`, []string{"the top element must be <root>"}},
+		{"no format", `<root><BehaviorTree ID="M"><A/></BehaviorTree></root>`, []string{"no BTCPP_format attribute"}},
+		{"version 3", `<root BTCPP_format="3"><BehaviorTree ID="M"><A/></BehaviorTree></root>`, []string{`BTCPP_format "3" is not supported`}},
+		{"unknown root attribute", `<root BTCPP_format="4" foo="1"><BehaviorTree ID="M"><A/></BehaviorTree></root>`, []string{`unsupported attribute "foo" on <root>`}},
+		{"unknown element", `<root BTCPP_format="4"><Tree/></root>`, []string{"unsupported element <Tree> in <root>"}},
+		{"two roots", `<root BTCPP_format="4"/><root/>`, []string{"a second top-level element"}},
+		{"text outside", `<root BTCPP_format="4"/>hello`, []string{"text outside the <root> element"}},
+		{"doctype", `<!DOCTYPE root [<!ENTITY a "b">]><root BTCPP_format="4"/>`, []string{"directives"}},
+		{"namespaces", `<root BTCPP_format="4" xmlns:x="urn:x"><BehaviorTree ID="M"><A x:p="1"/></BehaviorTree></root>`, []string{"XML namespaces are not supported (attribute urn:x:p)"}},
+		{"no trees", `<root BTCPP_format="4"/>`, []string{"no <BehaviorTree>"}},
+		{"tree without ID", `<root BTCPP_format="4"><BehaviorTree><A/></BehaviorTree></root>`, []string{"<BehaviorTree> needs an ID attribute"}},
+		{"duplicate tree", "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"M\"><A/></BehaviorTree>\n<BehaviorTree ID=\"M\"><A/></BehaviorTree></root>", []string{"line 3", `two trees have the ID "M" (the other at line 2)`}},
+		{"two children", doc(`<A/><B/>`), []string{"trees.M", "needs exactly one child element, has 2"}},
+		{"no main", `<root BTCPP_format="4"><BehaviorTree ID="A"><A/></BehaviorTree><BehaviorTree ID="B"><A/></BehaviorTree></root>`, []string{"2 trees (A, B) and no main_tree_to_execute"}},
+		{"missing main", `<root BTCPP_format="4" main_tree_to_execute="X"><BehaviorTree ID="A"><A/></BehaviorTree></root>`, []string{`main_tree_to_execute names a missing tree "X"`}},
+		{"explicit form without ID", doc(`<Action name="x"/>`), []string{"<Action> needs an ID attribute"}},
+		{"text in a node", doc(`<Sequence>hello<A/></Sequence>`), []string{"unexpected text inside <Sequence>"}},
+		{"_skipIf", doc(`<A _skipIf="x"/>`), []string{"trees.M (A, line 1)", "scripting attribute _skipIf"}},
+		{"_successIf", doc(`<A _successIf="x"/>`), []string{"scripting attribute _successIf"}},
+		{"_failureIf", doc(`<A _failureIf="x"/>`), []string{"scripting attribute _failureIf"}},
+		{"_while", doc(`<A _while="x"/>`), []string{"scripting attribute _while"}},
+		{"_onSuccess", doc(`<A _onSuccess="x"/>`), []string{"scripting attribute _onSuccess"}},
+		{"_onFailure", doc(`<A _onFailure="x"/>`), []string{"scripting attribute _onFailure"}},
+		{"_post", doc(`<A _post="x"/>`), []string{"scripting attribute _post"}},
+		{"_onHalted", doc(`<A _onHalted="x"/>`), []string{"scripting attribute _onHalted"}},
+		{"other underscore attribute", doc(`<A _foo="x"/>`), []string{"unsupported BT.CPP attribute _foo"}},
+		{"_autoremap off SubTree", doc(`<A _autoremap="true"/>`), []string{"_autoremap is only meaningful on <SubTree>"}},
+		{"Script", doc(`<Script code="x:=1"/>`), []string{"unsupported BT.CPP node Script: scripting"}},
+		{"ScriptCondition", doc(`<ScriptCondition code="x"/>`), []string{"unsupported BT.CPP node ScriptCondition"}},
+		{"Precondition", doc(`<Precondition if="x" else="FAILURE"><A/></Precondition>`), []string{"unsupported BT.CPP node Precondition"}},
+		{"IfThenElse", doc(`<IfThenElse><A/><B/></IfThenElse>`), []string{"unsupported BT.CPP node IfThenElse"}},
+		{"Switch", doc(`<Switch2 variable="{v}" case_1="a"><A/><B/><C/></Switch2>`), []string{"unsupported BT.CPP node Switch2"}},
+		{"v3 SequenceStar", doc(`<SequenceStar><A/></SequenceStar>`), []string{"unsupported BT.CPP node SequenceStar", "SequenceWithMemory"}},
+		{"SubTree remapping", doc(`<SubTree ID="M" goal="{g}"/>`), []string{"port remapping on SubTree (attribute goal)"}},
+		{"SubTree without ID", doc(`<SubTree/>`), []string{"<SubTree> needs an ID attribute"}},
+		{"SubTree bad _autoremap", doc(`<SubTree ID="M" _autoremap="maybe"/>`), []string{`_autoremap must be true or false, got "maybe"`}},
+		{"SubTree with children", doc(`<SubTree ID="M"><A/></SubTree>`), []string{"<SubTree> takes none"}},
+		{"RunOnce default", doc(`<RunOnce><A/></RunOnce>`), []string{`RunOnce with then_skip="true" (BT.CPP's default`}},
+		{"RunOnce skipping", doc(`<RunOnce then_skip="true"><A/></RunOnce>`), []string{`RunOnce with then_skip="true"`}},
+		{"Repeat without num_cycles", doc(`<Repeat><A/></Repeat>`), []string{`missing port "num_cycles" of Repeat`}},
+		{"Repeat zero", doc(`<Repeat num_cycles="0"><A/></Repeat>`), []string{"num_cycles 0 is not supported"}},
+		{"Repeat from the blackboard", doc(`<Repeat num_cycles="{n}"><A/></Repeat>`), []string{`port "num_cycles": blackboard references ({n}) are not supported here`}},
+		{"negative msec", doc(`<Timeout msec="-5"><A/></Timeout>`), []string{`port "msec": want an integer ≥ 0, got "-5"`}},
+		{"not an integer", doc(`<Sleep msec="1.5"/>`), []string{`port "msec": want an integer ≥ 0`}},
+		{"unknown port", doc(`<Sequence foo="1"><A/></Sequence>`), []string{`unknown port "foo" of Sequence (ports: none)`}},
+		{"Parallel typo", doc(`<Parallel succes_count="1"><A/></Parallel>`), []string{`unknown port "succes_count" of Parallel (ports: success_count, failure_count, retryFailed)`}},
+		{"KeepRunningUntilFailure ports", doc(`<KeepRunningUntilFailure x="1"><A/></KeepRunningUntilFailure>`), []string{`unknown port "x": KeepRunningUntilFailure takes none`}},
+		{"SetBlackboard without key", doc(`<SetBlackboard value="1"/>`), []string{`missing port "output_key"`}},
+		{"bad bool", doc(`<Parallel retryFailed="yes"><A/></Parallel>`), []string{`port "retryFailed": want true or false`}},
+		{"Arbor-only number", doc(`<Cooldown ms="soon"><A/></Cooldown>`), []string{`port "ms": want a number, got "soon"`}},
+		{"bad abort", doc(`<Sequence abort="up"><A/></Sequence>`), []string{"abort must be none, self, lower or both"}},
+		{"guard to nowhere", doc(`<A guard="G"/>`), []string{`guard names a missing tree "G"`}},
+		{"guard cycle", doc(`<A guard="G"/>`, `<BehaviorTree ID="G"><Check key="k" op="exists" guard="G"/></BehaviorTree>`), []string{"guard cycle"}},
+		{"undeclared port", doc(`<MoveTo targt="A"/>`, `<TreeNodesModel><Action ID="MoveTo"><input_port name="target"/></Action></TreeNodesModel>`), []string{`port "targt" is not declared for MoveTo in TreeNodesModel (ports: target)`}},
+		{"model category", doc(`<Condition ID="MoveTo"/>`, `<TreeNodesModel><Action ID="MoveTo"/></TreeNodesModel>`), []string{`written as <Condition ID="MoveTo"> but TreeNodesModel declares it a Action`}},
+		{"typed port", doc(`<MoveTo speed="fast"/>`, `<TreeNodesModel><Action ID="MoveTo"><input_port name="speed" type="double"/></Action></TreeNodesModel>`), []string{`port "speed": want a number, got "fast"`}},
+		{"two models", doc(`<A/>`, `<TreeNodesModel/><TreeNodesModel/>`), []string{"only one <TreeNodesModel>"}},
+		{"model without ID", doc(`<A/>`, `<TreeNodesModel><Action/></TreeNodesModel>`), []string{"a <Action> model needs an ID attribute"}},
+		{"includes refused", `<root BTCPP_format="4"><include path="x.xml"/></root>`, []string{`<include path="x.xml"> is not allowed here`}},
+		{"include ros_pkg", `<root BTCPP_format="4"><include ros_pkg="pkg" path="x.xml"/></root>`, []string{"<include ros_pkg> is not supported"}},
+		{"include without path", `<root BTCPP_format="4"><include/></root>`, []string{"<include> needs a path attribute"}},
+		{"too deep", doc(deep), []string{"elements nested deeper than 256"}},
+		{"too big", doc(`<A name="` + strings.Repeat("x", 16<<20) + `"/>`), []string{"over the limit"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := btcpp.LoadWith([]byte(c.in), noIncludes)
+			if err == nil {
+				t.Fatalf("loaded: %v", d.TreeNames())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q\ndoes not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestCompileErrorsHaveLines(t *testing.T) {
+	in := "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"M\">\n<Sequence>\n<Inverter><A/><B/></Inverter>\n</Sequence>\n</BehaviorTree>\n</root>"
+	d, err := btcpp.LoadWith([]byte(in), noIncludes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = arbor.Compile(d, registryFor(t, d))
+	if err == nil || !strings.Contains(err.Error(), "trees.M.children[0] (Inverter, line 4): wrong number of children") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestIncludes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	main := write("main.xml", `<root BTCPP_format="4" main_tree_to_execute="Main"><include path="sub/a.xml"/>
+<BehaviorTree ID="Main"><Sequence><SubTree ID="A"/><SubTree ID="B"/></Sequence></BehaviorTree></root>`)
+	write("sub/a.xml", `<root BTCPP_format="4" main_tree_to_execute="Ignored"><include path="../b.xml"/><BehaviorTree ID="A"><AlwaysSuccess/></BehaviorTree></root>`)
+	write("b.xml", `<root BTCPP_format="4"><BehaviorTree ID="B"><AlwaysFailure/></BehaviorTree></root>`)
+	d, err := btcpp.LoadFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Main != "Main" || strings.Join(d.TreeNames(), ",") != "A,B,Main" {
+		t.Errorf("main %q, trees %v", d.Main, d.TreeNames())
+	}
+
+	// LoadWith resolves relative to Options.Dir.
+	data, _ := os.ReadFile(main)
+	if _, err := btcpp.LoadWith(data, btcpp.Options{Dir: dir}); err != nil {
+		t.Errorf("LoadWith: %v", err)
+	}
+	// And through Options.ReadFile.
+	var read []string
+	_, err = btcpp.LoadWith(data, btcpp.Options{Dir: "/virtual", ReadFile: func(p string) ([]byte, error) {
+		read = append(read, p)
+		return os.ReadFile(filepath.Join(dir, strings.TrimPrefix(p, "/virtual")))
+	}})
+	if err != nil || strings.Join(read, ",") != "/virtual/sub/a.xml,/virtual/b.xml" {
+		t.Errorf("read %v, err %v", read, err)
+	}
+
+	errs := []struct {
+		files map[string]string
+		want  []string
+	}{
+		{map[string]string{"c1.xml": `<root BTCPP_format="4" main_tree_to_execute="A"><include path="c2.xml"/><BehaviorTree ID="A"><AlwaysSuccess/></BehaviorTree></root>`,
+			"c2.xml": `<root BTCPP_format="4"><include path="c3.xml"/></root>`,
+			"c3.xml": `<root BTCPP_format="4"><include path="./c1.xml"/></root>`},
+			[]string{"c3.xml (line 1): include cycle: c1.xml → c2.xml → c3.xml → c1.xml"}},
+		{map[string]string{"c1.xml": `<root BTCPP_format="4"><include path="self.xml"/></root>`,
+			"self.xml": `<root BTCPP_format="4"><include path="self.xml"/></root>`},
+			[]string{"include cycle: self.xml → self.xml"}},
+		{map[string]string{"c1.xml": `<root BTCPP_format="4"><include path="missing.xml"/></root>`},
+			[]string{"c1.xml (line 1): include missing.xml"}},
+		{map[string]string{"c1.xml": `<root BTCPP_format="4" main_tree_to_execute="A"><include path="bad.xml"/><BehaviorTree ID="A"><AlwaysSuccess/></BehaviorTree></root>`,
+			"bad.xml": "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"B\">\n<Sequence>\n<A _while=\"x\"/></Sequence></BehaviorTree></root>"},
+			[]string{"trees.B.children[0] (A, line 4): unsupported BT.CPP feature: scripting attribute _while [in bad.xml]"}},
+		{map[string]string{"c1.xml": `<root BTCPP_format="4"><include path="broken.xml"/></root>`,
+			"broken.xml": "<root BTCPP_format=\"4\">\n<oops</root>"},
+			[]string{"included file broken.xml: line 2: XML syntax error"}},
+		{map[string]string{"c1.xml": `<root BTCPP_format="4" main_tree_to_execute="A"><include path="dup.xml"/><BehaviorTree ID="A"><AlwaysSuccess/></BehaviorTree></root>`,
+			"dup.xml": `<root BTCPP_format="4"><BehaviorTree ID="A"><AlwaysSuccess/></BehaviorTree></root>`},
+			[]string{`two trees have the ID "A" (the other at line 1 [in dup.xml])`}},
+	}
+	for i, c := range errs {
+		sub := filepath.Join(dir, fmt.Sprint("case", i))
+		for name, content := range c.files {
+			write(filepath.Join(filepath.Base(sub), name), content)
+		}
+		_, err := btcpp.LoadFile(filepath.Join(sub, "c1.xml"))
+		for _, w := range c.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("case %d: error %v\ndoes not contain %q", i, err, w)
+			}
+		}
+	}
+}
+
+func TestByteOrderMark(t *testing.T) {
+	in := "\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + doc(`<AlwaysSuccess/>`)
+	if _, err := btcpp.LoadWith([]byte(in), noIncludes); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -239,3 +239,16 @@ func TestNamedScalarTypes(t *testing.T) {
 		t.Fatalf("Key[team].Get = %v, %v", v, err)
 	}
 }
+
+// The arbor.Error leaf fails and reports its message with its path.
+func TestErrorLeafReports(t *testing.T) {
+	var got []*arbor.NodeError
+	tree := mustCompile(t, arbor.NewRegistry(), arbor.Sequence(arbor.Leaf(arbor.ErrorType, "message", "boom")))
+	a := arbor.NewAgent(tree, arbor.WithErrorHandler(func(e *arbor.NodeError) { got = append(got, e) }))
+	if s := a.Tick(time.Second); s != arbor.Failure {
+		t.Fatalf("status %v, want failure", s)
+	}
+	if len(got) != 1 || got[0].Path != "main.children[0]" || got[0].Err.Error() != "boom" {
+		t.Fatalf("reports %v", got)
+	}
+}

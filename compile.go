@@ -243,6 +243,12 @@ func (c *compiler) params(p *proto, pr *paramReader, nk int) {
 		default:
 			pr.errf("ticks", "missing parameter: Wait takes one of ticks and ms")
 		}
+	case kError:
+		msg, _ := pr.str("message", false)
+		if msg == "" {
+			msg = "error node"
+		}
+		n.val = String(msg)
 	case kCheck:
 		c.checkParams(n, pr)
 	case kSet:

@@ -101,7 +101,15 @@ var builtinTypes = []*nodeType{
 	{name: "Wait", kind: kWaitTicks, shape: shapeLeaf, params: []string{"ticks", "ms"}},
 	{name: "Check", kind: kCheck, shape: shapeLeaf, params: []string{"key", "op", "value"}},
 	{name: "Set", kind: kSet, shape: shapeLeaf, params: []string{"key", "value", "ttlMs"}},
+	// ErrorType: a leaf that fails and reports an error (Behavior3's Error).
+	{name: ErrorType, kind: kError, shape: shapeLeaf, params: []string{"message"}},
 }
+
+// ErrorType is the type of the leaf that fails and reports an error with
+// its path (the message parameter, or "error node"): what the Behavior3
+// loader makes of that editor's Error node. The dotted name keeps it apart
+// from the names programs and scenarios give their own types.
+const ErrorType = "arbor.Error"
 
 // builtinAliases maps the other names a file may use to the built-in type.
 var builtinAliases = map[string]string{

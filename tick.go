@@ -1,5 +1,7 @@
 package arbor
 
+import "errors"
+
 // tick runs node i for one tick and returns its result. It is the engine's
 // hot path: a switch on the node kind, flat per-agent arrays, no
 // allocation.
@@ -133,6 +135,9 @@ func (a *Agent) tick(i int32) Status {
 		s = Failure
 	case kRunning:
 		s = Running
+	case kError:
+		a.report(i, errors.New(n.val.str()))
+		s = Failure
 	case kWaitTicks:
 		s = Success
 		if a.mem[n.mem] < n.a {

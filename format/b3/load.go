@@ -22,26 +22,15 @@ import (
 	"github.com/arborbt/arbor/internal/rawdoc"
 )
 
-// ErrorKey is the blackboard key an Error node reads. Behavior3's Error
-// node has no Arbor built-in counterpart, so Load writes it as a Set of
-// ErrorKey from "{ErrorKey}": while the key is absent (nothing in a tree
-// should write it), the node fails and reports a missing-key error with
-// its path, the behaviour format.md asks for.
-const ErrorKey = "b3.Error"
-
-// ErrorNode returns the Arbor node Load makes of a Behavior3 Error node.
+// ErrorNode returns the Arbor node Load makes of a Behavior3 Error node:
+// the arbor.ErrorType leaf, which fails and reports an error with its path.
 func ErrorNode() *arbor.Node {
-	return &arbor.Node{Type: "Set", Name: "Error", Params: map[string]any{"key": ErrorKey, "value": "{" + ErrorKey + "}"}}
+	return &arbor.Node{Type: arbor.ErrorType, Name: "Error"}
 }
 
 // IsErrorNode reports whether n is an Error node as ErrorNode makes it.
 func IsErrorNode(n *arbor.Node) bool {
-	if n == nil || n.Type != "Set" || len(n.Params) != 2 || len(n.Children) != 0 {
-		return false
-	}
-	k, _ := n.Params["key"].(string)
-	v, _ := n.Params["value"].(string)
-	return k == ErrorKey && v == "{"+ErrorKey+"}"
+	return n != nil && n.Type == arbor.ErrorType && len(n.Children) == 0
 }
 
 // builtin describes a Behavior3 node type with an Arbor counterpart.
@@ -69,7 +58,7 @@ var builtins = map[string]builtin{
 	"Succeeder":          {arbor: "Success", category: "action", title: "Succeeder"},
 	"Failer":             {arbor: "Failure", category: "action", title: "Failer"},
 	"Runner":             {arbor: "Running", category: "action", title: "Runner"},
-	"Error":              {arbor: "Set", category: "action", title: "Error"},
+	"Error":              {arbor: arbor.ErrorType, category: "action", title: "Error"},
 	"Wait":               {arbor: "Wait", category: "action", prop: "milliseconds", param: "ms", def: 0, title: "Wait <milliseconds>ms"},
 }
 

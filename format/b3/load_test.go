@@ -84,7 +84,7 @@ func TestLoadMapsEveryType(t *testing.T) {
 		{"Wait", tree("a", `"a": {"name": "Wait", "properties": {"milliseconds": 150}}`), `Wait{ms:150}`},
 		{"Wait default", tree("a", `"a": {"name": "Wait"}`), `Wait{ms:0}`},
 		{"Wait in ticks (extension)", tree("a", `"a": {"name": "Wait", "properties": {"ticks": 2, "milliseconds": 0}}`), `Wait{ticks:2}`},
-		{"Error", tree("a", `"a": {"name": "Error", "title": "Error"}`), `Set"Error"{key:"b3.Error",value:"{b3.Error}"}`},
+		{"Error", tree("a", `"a": {"name": "Error", "title": "Error"}`), `arbor.Error"Error"`},
 		{"custom node: properties are parameters", tree("a", `"a": {"name": "MoveTo", "properties": {"target": "A", "speed": 2}}`), `MoveTo{speed:2,target:"A"}`},
 		{"deprecated parameters", tree("a", `"a": {"name": "MoveTo", "parameters": {"target": "A", "speed": 1}, "properties": {"speed": 2}}`), `MoveTo{speed:2,target:"A"}`},
 		{"built-ins drop other properties", tree("a", `"a": {"name": "MemSequence", "properties": {"debug": true}, "children": ["b"]}`, `"b": {"name": "Runner"}`), `Sequence(Running)`},

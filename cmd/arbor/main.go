@@ -1,5 +1,8 @@
 // Command arbor runs, tests and inspects Arbor behavior trees.
 //
+//	arbor demo [--addr A] [--headless --ticks N]
+//	                                  the village demo, with the debugger at http://127.0.0.1:7777
+//	arbor serve [--agents N] FILE...  run trees with mocks and serve the debugger
 //	arbor test [-v] PATH...           run scenario files (scenario.md)
 //	arbor validate [-allow-unknown] FILE
 //	                                  check a tree file; print its errors or "ok"
@@ -22,6 +25,10 @@ import (
 const usage = `usage: arbor <command> [arguments]
 
 commands:
+  demo [--addr A] [--headless --ticks N]
+                           the village, with the debugger at http://127.0.0.1:7777
+  serve [--agents N] FILE...
+                           run trees with mocks and serve the debugger
   test [-v] PATH...        run scenario files or directories of them
   validate FILE            check a tree file; print its errors, or "ok" and its node count
   run FILE [-ticks N]      tick a tree of built-in nodes and print each tick's status
@@ -55,6 +62,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(rest, stdout, stderr)
 	case "bench":
 		return cmdBench(rest, stdout, stderr)
+	case "demo":
+		return cmdDemo(rest, stdout, stderr)
+	case "serve":
+		return cmdServe(rest, stdout, stderr)
 	case "convert":
 		return cmdConvert(rest, stdout, stderr)
 	case "render":

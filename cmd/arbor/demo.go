@@ -1,0 +1,315 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/debug"
+	"github.com/arborbt/arbor/examples/village"
+)
+
+// demoTreesDir is where `arbor demo` looks for the village's tree files
+// when run from the repository root.
+const demoTreesDir = "examples/village"
+
+// cmdDemo implements "arbor demo": the village of village.md with a pack of
+// monsters, served with the debugger at http://127.0.0.1:7777, or run
+// headless with a summary.
+func cmdDemo(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runDemo(ctx, args, stdout, stderr, nil)
+}
+
+// runDemo is cmdDemo with a context; ready, when not nil, receives the
+// base URL once the server listens.
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(base string)) int {
+	fset := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	addr := fset.String("addr", debug.DefaultAddr, "address to serve the world view and the debugger on (no host: 127.0.0.1)")
+	headless := fset.Bool("headless", false, "run without a server, as fast as possible, and print a summary")
+	ticks := fset.Int("ticks", 0, "ticks to run (headless: default 1200, one minute of village time; served: 0 = until interrupted)")
+	villagers := fset.Int("villagers", 200, "number of villagers")
+	monsters := fset.Int("monsters", 6, "number of monsters (0 for none)")
+	seed := fset.Uint64("seed", 1, "seed of the villagers' differences")
+	uniform := fset.Bool("uniform", false, "start every villager as village.md does (all needs 100, zone centres)")
+	trees := fset.String("trees", "", "directory holding villager.yaml and monster.yaml (default: "+demoTreesDir+" when present, else built-in copies)")
+	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents and write blackboards (prints a URL holding the token)")
+	history := fset.Int("history", 500, "ticks of history kept for each watched agent")
+	workers := fset.Int("workers", 0, "manager worker goroutines (default GOMAXPROCS)")
+	fset.Usage = func() {
+		fmt.Fprintln(stderr, "usage: arbor demo [--addr HOST:PORT] [--headless --ticks N] [flags]\n\n"+
+			"Runs the village: villagers with needs (Food, Water, Energy, Mood, Money) and a pack of monsters,\n"+
+			"each an Arbor agent, ticking at 20 Hz. Serves the world view and the debugger at http://"+debug.DefaultAddr+"/.")
+		fset.PrintDefaults()
+	}
+	if err := parseInterspersed(fset, args); err != nil {
+		return 2
+	}
+	if fset.NArg() != 0 || *ticks < 0 || *villagers < 1 || *monsters < 0 || *history < 1 {
+		fset.Usage()
+		return 2
+	}
+	treeFS, from, err := demoTrees(*trees)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbor demo: %v\n", err)
+		return 1
+	}
+	vt, mt, err := village.LoadTrees(treeFS)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbor demo: trees from %s:\n", from)
+		printErrors(stderr, err)
+		return 1
+	}
+	cfg := village.Config{Villagers: *villagers, Monsters: *monsters, Seed: *seed, Uniform: *uniform, Workers: *workers}
+	if *monsters == 0 {
+		cfg.Monsters = -1
+	}
+	w := village.New(cfg, vt, mt)
+
+	if *headless {
+		n := *ticks
+		if n == 0 {
+			n = 1200
+		}
+		sum := village.RunHeadless(w, n)
+		if err := sum.Write(stdout); err != nil {
+			fmt.Fprintf(stderr, "arbor demo: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+
+	sess := debug.NewSession(w.Manager(), debug.Options{
+		History:  *history,
+		Controls: *controls,
+		Label:    w.Label,
+		Title:    "Arbor village · debugger",
+		Links:    []debug.Link{{Name: "← world view", URL: "../"}},
+	})
+	ln, err := debug.Listen(*addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbor demo: %v\n", err)
+		return 1
+	}
+	base := "http://" + displayAddr(ln.Addr()) + "/"
+	dbgURL := base + "debug/"
+	if tok := sess.Token(); tok != "" {
+		dbgURL += "#token=" + tok
+	}
+	fmt.Fprintf(stdout, "arbor demo: %d villagers and %d monsters (trees from %s)\n", len(w.Villagers), len(w.Monsters), from)
+	fmt.Fprintf(stdout, "  world view: %s\n  debugger:   %s\nPress Ctrl+C to stop.\n", base, dbgURL)
+	if ready != nil {
+		ready(strings.TrimSuffix(base, "/"))
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		village.Run(runCtx, w, sess, *ticks)
+	}()
+	err = debug.Serve(ctx, ln, w.Mux(sess))
+	cancel()
+	<-done
+	w.Manager().Close()
+	if err != nil {
+		fmt.Fprintf(stderr, "arbor demo: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// demoTrees picks the directory of the village's trees.
+func demoTrees(dir string) (fs.FS, string, error) {
+	if dir != "" {
+		if _, err := os.Stat(dir); err != nil {
+			return nil, "", fmt.Errorf("--trees: %w", err)
+		}
+		return os.DirFS(dir), dir, nil
+	}
+	if _, err := os.Stat(filepath.Join(demoTreesDir, "villager.yaml")); err == nil {
+		return os.DirFS(demoTreesDir), demoTreesDir, nil
+	}
+	return village.Embedded(), "the built-in copies (--trees DIR to use your own)", nil
+}
+
+// displayAddr formats a listener address for URLs.
+func displayAddr(a net.Addr) string {
+	if tcp, ok := a.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		return net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port))
+	}
+	return a.String()
+}
+
+// cmdServe implements "arbor serve FILE...": agents of trees made of
+// built-in nodes and mocks, ticked in real time and served with the
+// debugger.
+func cmdServe(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runServe(ctx, args, stdout, stderr, nil)
+}
+
+// runServe is cmdServe with a context; ready, when not nil, receives the
+// base URL once the server listens.
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(base string)) int {
+	fset := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	addr := fset.String("addr", debug.DefaultAddr, "address to serve the debugger on (no host: 127.0.0.1)")
+	agents := fset.Int("agents", 1, "agents per file")
+	tickMs := fset.Float64("tick-ms", 100, "milliseconds between ticks (game time follows the wall clock)")
+	ticks := fset.Int("ticks", 0, "stop ticking after N ticks (0: until interrupted)")
+	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents and write blackboards (prints a URL holding the token)")
+	history := fset.Int("history", 500, "ticks of history kept for each watched agent")
+	mocks := mockFlags{}
+	fset.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); other unknown types run one tick, then succeed")
+	fset.Usage = func() {
+		fmt.Fprintln(stderr, "usage: arbor serve [flags] FILE...\n\n"+
+			"Ticks agents of the trees in FILEs (built-in nodes; unknown types are mock actions) and serves\n"+
+			"the debugger at http://"+debug.DefaultAddr+"/.")
+		fset.PrintDefaults()
+	}
+	if err := parseInterspersed(fset, args); err != nil {
+		return 2
+	}
+	if fset.NArg() == 0 || *agents < 1 || *tickMs <= 0 || *ticks < 0 || *history < 1 {
+		fset.Usage()
+		return 2
+	}
+	m := arbor.NewManager(arbor.WithManagerErrorHandler(func(e *arbor.NodeError) {
+		slog.Warn("arbor serve: node error", "err", e)
+	}))
+	defer m.Close()
+	names := map[*arbor.Tree]string{}
+	for _, path := range fset.Args() {
+		tree, err := loadMocked(path, mocks)
+		if err != nil {
+			printErrors(stderr, err)
+			return 1
+		}
+		names[tree] = filepath.Base(path)
+		for i := 0; i < *agents; i++ {
+			m.Add(tree)
+		}
+	}
+	sess := debug.NewSession(m, debug.Options{
+		History:  *history,
+		Controls: *controls,
+		Title:    "Arbor debugger · " + strings.Join(fset.Args(), ", "),
+		Label: func(a *arbor.Agent) string {
+			return names[a.Tree()]
+		},
+	})
+	ln, err := debug.Listen(*addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbor serve: %v\n", err)
+		return 1
+	}
+	base := "http://" + displayAddr(ln.Addr()) + "/"
+	url := base
+	if tok := sess.Token(); tok != "" {
+		url += "#token=" + tok
+	}
+	fmt.Fprintf(stdout, "arbor serve: %d agents of %d trees\n  debugger: %s\nPress Ctrl+C to stop.\n", m.Len(), len(fset.Args()), url)
+	if ready != nil {
+		ready(strings.TrimSuffix(base, "/"))
+	}
+	step := time.Duration(*tickMs * float64(time.Millisecond))
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tk := time.NewTicker(step)
+		defer tk.Stop()
+		for n := 1; *ticks == 0 || n <= *ticks; n++ {
+			select {
+			case <-runCtx.Done():
+				return
+			case <-tk.C:
+			}
+			sess.Tick(time.Duration(n) * step)
+		}
+	}()
+	err = debug.Serve(ctx, ln, sess.Handler())
+	cancel()
+	<-done
+	if err != nil {
+		fmt.Fprintf(stderr, "arbor serve: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// loadMocked loads a tree file whose unknown node types become mock
+// actions: scripted by mocks, or running for one tick, then succeeding.
+func loadMocked(path string, mocks mockFlags) (*arbor.Tree, error) {
+	doc, err := arbor.LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	reg := arbor.NewRegistry()
+	scripts := mockFlags{}
+	for name, script := range mocks {
+		scripts[name] = script
+	}
+	for _, name := range unknownTypes(reg, doc) {
+		if _, ok := scripts[name]; !ok {
+			scripts[name] = []arbor.Status{arbor.Running, arbor.Success}
+		}
+	}
+	if err := mockUnknown(reg, doc, scripts); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	tree, err := arbor.Compile(doc, reg)
+	if err != nil {
+		var les arbor.LoadErrors
+		if errors.As(err, &les) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return tree, nil
+}
+
+// unknownTypes lists the node types of doc that reg does not know, sorted.
+func unknownTypes(reg *arbor.Registry, doc *arbor.Document) []string {
+	seen := map[string]bool{}
+	var visit func(n *arbor.Node)
+	visit = func(n *arbor.Node) {
+		if n == nil {
+			return
+		}
+		if !reg.Has(n.Type) {
+			seen[n.Type] = true
+		}
+		visit(n.Guard)
+		for _, c := range n.Children {
+			visit(c)
+		}
+	}
+	for _, name := range doc.TreeNames() {
+		visit(doc.Trees[name])
+	}
+	out := make([]string, 0, len(seen))
+	for name := range seen {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,64 @@
+package debug
+
+import (
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/arborbt/arbor/internal/workload"
+)
+
+// BenchmarkGuardTick measures one tick of 10,000 agents of the guard
+// workload (arbor bench's standard tree and sensing): ticking the manager
+// directly, through a debugger session nobody watches, and through a
+// session with one agent watched (its events, blackboard and statistics
+// recorded). One op is one tick of all agents.
+func BenchmarkGuardTick(b *testing.B) {
+	tree, err := workload.LoadTree(filepath.Join("..", "testdata", "bench"), workload.Guard)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const agents = 10000
+	modes := []struct {
+		name    string
+		session bool
+		watch   bool
+	}{
+		{"manager", false, false},
+		{"session-unwatched", true, false},
+		{"session-one-watched", true, true},
+	}
+	for _, mode := range modes {
+		b.Run(mode.name, func(b *testing.B) {
+			w := workload.NewArbor(tree, agents, runtime.GOMAXPROCS(0))
+			defer w.Manager.Close()
+			s := NewSession(w.Manager, Options{})
+			if mode.watch {
+				stop, err := s.Watch(agents / 2)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer stop()
+			}
+			tick := func(i int) {
+				now := time.Duration(i) * 50 * time.Millisecond
+				if mode.session {
+					s.TickWith(now, workload.Sense)
+				} else {
+					w.Manager.TickWith(now, workload.Sense)
+				}
+			}
+			for i := 1; i <= 20; i++ { // warm up
+				tick(i)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				tick(21 + i)
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/agents, "ns/agent-tick")
+		})
+	}
+}

@@ -1,0 +1,44 @@
+// Package debug is a live web debugger for the agents of an arbor.Manager,
+// in the spirit of net/http/pprof: mount a handler, open a browser, watch
+// any agent think.
+//
+//	sess := debug.NewSession(manager, debug.Options{})
+//	mux.Handle("/debug/arbor/", http.StripPrefix("/debug/arbor", sess.Handler()))
+//	sess.TickWith(now, sense) // in the game loop, instead of manager.TickWith
+//
+// or, without a mux of one's own, a standalone server on 127.0.0.1:7777:
+//
+//	go debug.ListenAndServe(ctx, "", sess)
+//
+// The page lists the agents (search, filters by tree and status, counts per
+// tree) and draws the tree of the agent opened as SVG: each node coloured
+// by its status in the last tick, nodes not visited in it faded with their
+// last status, abort and guard markers, zoom and pan. It follows the agent
+// over Server-Sent Events, at most Options.MaxRate updates a second, with
+// the running path(s), the blackboard (agent and global scope, types,
+// expiry), a timeline of the last Options.History ticks with every node
+// event (scrub back to any tick to see the tree and blackboard as they
+// were; export as JSON) and per-node statistics since watching began.
+//
+// # Threads
+//
+// The program ticks on its own goroutine through the Session (Tick,
+// TickWith), which holds a lock while ticking; the debugger touches agents
+// only under that lock, between ticks. Changes the program makes to agents
+// while the debugger runs go through Session.Do.
+//
+// # Cost
+//
+// Only watched agents (opened in a page, or passed to Session.Watch) get a
+// Tracer; the others pay the engine's nil-tracer check and nothing else.
+// Watching an agent replaces any tracer it had.
+//
+// # Controls and safety
+//
+// The debugger is read-only unless Options.Controls is set; then the page
+// can pause, resume and step an agent and write blackboard values, and
+// every such request must carry the session's token (Session.Token; the
+// standalone server logs a URL holding it) and come from the debugger's own
+// origin. A server started by Listen/Serve binds 127.0.0.1 unless told
+// otherwise and refuses requests naming a host other than a loopback one.
+package debug

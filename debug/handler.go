@@ -1,0 +1,738 @@
+package debug
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arborbt/arbor"
+)
+
+//go:embed static
+var static embed.FS
+
+// Handler returns the debugger: its page and its JSON API. Mount it on the
+// program's mux under a prefix with http.StripPrefix:
+//
+//	mux.Handle("/debug/arbor/", http.StripPrefix("/debug/arbor", sess.Handler()))
+//
+// Every URL the page uses is relative, so any prefix works.
+func (s *Session) Handler() http.Handler {
+	h := &handler{s: s, mux: http.NewServeMux()}
+	var files http.Handler = http.NotFoundHandler()
+	if sub, err := fs.Sub(static, "static"); err == nil {
+		files = http.FileServer(http.FS(sub))
+	} else {
+		s.log.Error("arbor debug: embedded assets", "err", err)
+	}
+	m := h.mux
+	m.HandleFunc("GET /{$}", h.index)
+	m.Handle("GET /static/", http.StripPrefix("/static", noCache(files)))
+	m.HandleFunc("GET /api/session", h.session)
+	m.HandleFunc("GET /api/agents", h.agents)
+	m.HandleFunc("GET /api/agents/{id}", h.agent)
+	m.HandleFunc("GET /api/agents/{id}/blackboard", h.blackboard)
+	m.HandleFunc("GET /api/agents/{id}/timeline", h.timeline)
+	m.HandleFunc("GET /api/agents/{id}/ticks/{seq}", h.tickAt)
+	m.HandleFunc("GET /api/agents/{id}/stats", h.stats)
+	m.HandleFunc("GET /api/agents/{id}/export", h.export)
+	m.HandleFunc("GET /api/trees/{tid}", h.tree)
+	m.HandleFunc("GET /api/globals", h.globals)
+	m.HandleFunc("GET /api/stream", h.stream)
+	m.HandleFunc("POST /api/agents/{id}/{op}", h.control)
+	m.HandleFunc("POST /api/globals", h.setGlobal)
+	return h
+}
+
+type handler struct {
+	s   *Session
+	mux *http.ServeMux
+}
+
+// ServeHTTP serves the page and the API.
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "" {
+		// Mounted with StripPrefix and asked for the prefix without its
+		// slash: redirect so that relative URLs resolve under it.
+		u := *r.URL
+		u.Path = strings.TrimSuffix(requestPath(r), "/") + "/"
+		http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
+		return
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("X-Frame-Options", "DENY")
+	h.mux.ServeHTTP(w, r)
+}
+
+// requestPath is the path the client asked for, before any StripPrefix.
+func requestPath(r *http.Request) string {
+	if u, err := url.ParseRequestURI(r.RequestURI); err == nil {
+		return u.Path
+	}
+	return r.URL.Path
+}
+
+func noCache(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (h *handler) index(w http.ResponseWriter, r *http.Request) {
+	page, err := static.ReadFile("static/index.html")
+	if err != nil {
+		h.fail(w, http.StatusInternalServerError, "page missing: %v", err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:")
+	if _, err := w.Write(page); err != nil {
+		h.s.log.Debug("arbor debug: write page", "err", err)
+	}
+}
+
+// writeJSON writes v as the response.
+func (h *handler) writeJSON(w http.ResponseWriter, code int, v any) {
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(v); err != nil {
+		h.s.log.Error("arbor debug: encode response", "err", err)
+		http.Error(w, `{"error":"encoding failed"}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		h.s.log.Debug("arbor debug: write response", "err", err)
+	}
+}
+
+// fail writes a JSON error.
+func (h *handler) fail(w http.ResponseWriter, code int, format string, args ...any) {
+	h.writeJSON(w, code, map[string]string{"error": fmt.Sprintf(format, args...)})
+}
+
+// agentID parses the {id} path value; it writes the error response and
+// returns false when the id is malformed.
+func (h *handler) agentID(w http.ResponseWriter, r *http.Request) (int, bool) {
+	raw := r.PathValue("id")
+	id, err := strconv.Atoi(raw)
+	if err != nil || id < 0 {
+		h.fail(w, http.StatusBadRequest, "bad agent id %q: want a non-negative integer", truncate(raw, 40))
+		return 0, false
+	}
+	return id, true
+}
+
+// withAgent runs fn under the session lock with agent id, or writes 404.
+func (h *handler) withAgent(w http.ResponseWriter, r *http.Request, fn func(a *arbor.Agent) any) {
+	id, ok := h.agentID(w, r)
+	if !ok {
+		return
+	}
+	s := h.s
+	s.mu.Lock()
+	a := s.m.Agent(id)
+	var out any
+	if a != nil {
+		out = fn(a)
+	}
+	s.mu.Unlock()
+	if a == nil {
+		h.fail(w, http.StatusNotFound, "no agent %d", id)
+		return
+	}
+	if e, isErr := out.(httpError); isErr {
+		h.fail(w, e.code, "%s", e.msg)
+		return
+	}
+	h.writeJSON(w, http.StatusOK, out)
+}
+
+type httpError struct {
+	code int
+	msg  string
+}
+
+// statusName is the agent status filter vocabulary.
+func statusName(a *arbor.Agent) string {
+	if a.Status() == arbor.Invalid {
+		return "idle"
+	}
+	return a.Status().String()
+}
+
+type sessionInfo struct {
+	Title    string     `json:"title"`
+	Controls bool       `json:"controls"`
+	History  int        `json:"history"`
+	MaxRate  float64    `json:"maxRate"`
+	Links    []Link     `json:"links"`
+	Tick     uint64     `json:"tick"`
+	Now      float64    `json:"nowMs"`
+	Rate     float64    `json:"ticksPerSecond"`
+	Agents   int        `json:"agents"`
+	Trees    []treeInfo `json:"trees"`
+	Watched  []int      `json:"watched"`
+}
+
+type treeInfo struct {
+	ID       int            `json:"id"`
+	Name     string         `json:"name"`
+	Nodes    int            `json:"nodes"`
+	Count    int            `json:"count"`
+	ByStatus map[string]int `json:"byStatus"`
+}
+
+// summaryLocked counts agents per tree and status.
+func (s *Session) summaryLocked() sessionInfo {
+	info := sessionInfo{Title: s.opts.Title, Controls: s.opts.Controls, History: s.opts.History, MaxRate: s.opts.MaxRate,
+		Links: s.opts.Links, Tick: s.tick, Now: durMs(s.now), Rate: s.rate, Agents: s.m.Len(), Watched: []int{}}
+	if info.Links == nil {
+		info.Links = []Link{}
+	}
+	counts := map[*treeDesc]*treeInfo{}
+	var order []*treeDesc
+	for _, a := range s.m.Agents() {
+		td := s.treeOf(a.Tree())
+		ti := counts[td]
+		if ti == nil {
+			ti = &treeInfo{ID: td.ID, Name: td.Name, Nodes: len(td.Nodes), ByStatus: map[string]int{}}
+			counts[td] = ti
+			order = append(order, td)
+		}
+		ti.Count++
+		ti.ByStatus[statusName(a)]++
+		if a.Paused() {
+			ti.ByStatus["paused"]++
+		}
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i].ID < order[j].ID })
+	info.Trees = []treeInfo{}
+	for _, td := range order {
+		info.Trees = append(info.Trees, *counts[td])
+	}
+	for id := range s.watches {
+		info.Watched = append(info.Watched, id)
+	}
+	sort.Ints(info.Watched)
+	return info
+}
+
+func (h *handler) session(w http.ResponseWriter, r *http.Request) {
+	h.s.mu.Lock()
+	info := h.s.summaryLocked()
+	h.s.mu.Unlock()
+	h.writeJSON(w, http.StatusOK, info)
+}
+
+type agentInfo struct {
+	ID       int     `json:"id"`
+	Tree     int     `json:"tree"`
+	TreeName string  `json:"treeName"`
+	Status   string  `json:"status"`
+	Paused   bool    `json:"paused"`
+	Label    string  `json:"label,omitempty"`
+	Watched  bool    `json:"watched"`
+	Now      float64 `json:"nowMs"`
+}
+
+func (s *Session) agentInfoLocked(a *arbor.Agent) agentInfo {
+	td := s.treeOf(a.Tree())
+	ai := agentInfo{ID: a.ID(), Tree: td.ID, TreeName: td.Name, Status: statusName(a), Paused: a.Paused(),
+		Watched: s.watches[a.ID()] != nil, Now: durMs(a.Now())}
+	if s.opts.Label != nil {
+		ai.Label = s.opts.Label(a)
+	}
+	return ai
+}
+
+type agentList struct {
+	Total   int         `json:"total"`   // agents in the manager
+	Matches int         `json:"matches"` // agents matching the filter
+	Offset  int         `json:"offset"`
+	Agents  []agentInfo `json:"agents"`
+	Trees   []treeInfo  `json:"trees"`
+	Tick    uint64      `json:"tick"`
+}
+
+// agents lists agents: q searches the id, label and tree name; tree
+// filters by tree id; status by running, success, failure, idle or paused.
+func (h *handler) agents(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	search := strings.ToLower(strings.TrimSpace(q.Get("q")))
+	status := q.Get("status")
+	switch status {
+	case "", "running", "success", "failure", "idle", "paused":
+	default:
+		h.fail(w, http.StatusBadRequest, "bad status %q: want running, success, failure, idle or paused", truncate(status, 40))
+		return
+	}
+	treeID := -1
+	if t := q.Get("tree"); t != "" {
+		var err error
+		if treeID, err = strconv.Atoi(t); err != nil {
+			h.fail(w, http.StatusBadRequest, "bad tree id %q", truncate(t, 40))
+			return
+		}
+	}
+	offset, limit := 0, 200
+	if v := q.Get("offset"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			h.fail(w, http.StatusBadRequest, "bad offset %q", truncate(v, 40))
+			return
+		}
+		offset = n
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			h.fail(w, http.StatusBadRequest, "bad limit %q", truncate(v, 40))
+			return
+		}
+		limit = min(n, 5000)
+	}
+	s := h.s
+	s.mu.Lock()
+	sum := s.summaryLocked()
+	out := agentList{Total: s.m.Len(), Offset: offset, Agents: []agentInfo{}, Trees: sum.Trees, Tick: s.tick}
+	for _, a := range s.m.Agents() {
+		td := s.treeOf(a.Tree())
+		if treeID >= 0 && td.ID != treeID {
+			continue
+		}
+		if status == "paused" && !a.Paused() || status != "" && status != "paused" && statusName(a) != status {
+			continue
+		}
+		var label string
+		if s.opts.Label != nil && (search != "" || (out.Matches >= offset && len(out.Agents) < limit)) {
+			label = s.opts.Label(a)
+		}
+		if search != "" && !strings.Contains(strconv.Itoa(a.ID()), search) &&
+			!strings.Contains(strings.ToLower(label), search) && !strings.Contains(strings.ToLower(td.Name), search) {
+			continue
+		}
+		if out.Matches >= offset && len(out.Agents) < limit {
+			ai := agentInfo{ID: a.ID(), Tree: td.ID, TreeName: td.Name, Status: statusName(a), Paused: a.Paused(),
+				Label: label, Watched: s.watches[a.ID()] != nil, Now: durMs(a.Now())}
+			out.Agents = append(out.Agents, ai)
+		}
+		out.Matches++
+	}
+	s.mu.Unlock()
+	h.writeJSON(w, http.StatusOK, out)
+}
+
+func (h *handler) agent(w http.ResponseWriter, r *http.Request) {
+	h.withAgent(w, r, func(a *arbor.Agent) any { return h.s.agentInfoLocked(a) })
+}
+
+type blackboardView struct {
+	Agent  int       `json:"agent"`
+	Now    float64   `json:"nowMs"`
+	Local  []bbEntry `json:"agentScope"`
+	Global []bbEntry `json:"globalScope"`
+}
+
+func (h *handler) blackboard(w http.ResponseWriter, r *http.Request) {
+	h.withAgent(w, r, func(a *arbor.Agent) any {
+		local, global := splitEntries(a.Blackboard().Entries())
+		return blackboardView{Agent: a.ID(), Now: durMs(a.Now()), Local: local, Global: global}
+	})
+}
+
+// globals lists the global scope, read through the first agent's
+// blackboard (the engine lists the global scope only that way).
+func (h *handler) globals(w http.ResponseWriter, r *http.Request) {
+	s := h.s
+	s.mu.Lock()
+	global := []bbEntry{}
+	now := s.now
+	if agents := s.m.Agents(); len(agents) > 0 {
+		_, global = splitEntries(agents[0].Blackboard().Entries())
+		now = agents[0].Now()
+	}
+	s.mu.Unlock()
+	h.writeJSON(w, http.StatusOK, map[string]any{"nowMs": durMs(now), "globalScope": global})
+}
+
+func (h *handler) tree(w http.ResponseWriter, r *http.Request) {
+	raw := r.PathValue("tid")
+	tid, err := strconv.Atoi(raw)
+	s := h.s
+	s.mu.Lock()
+	var td *treeDesc
+	if err == nil && tid >= 0 && tid < len(s.treeList) {
+		td = s.treeList[tid]
+	}
+	s.mu.Unlock()
+	if td == nil {
+		h.fail(w, http.StatusNotFound, "no tree %q", truncate(raw, 40))
+		return
+	}
+	h.writeJSON(w, http.StatusOK, td)
+}
+
+// tickSummary is one tick in the timeline strip: [seq, tick, now ms,
+// root status letter, events, between (0/1)].
+type tickSummary [6]any
+
+func summarize(r *record) tickSummary {
+	between := 0
+	if r.Between {
+		between = 1
+	}
+	return tickSummary{r.Seq, r.Tick, durMs(r.Now), string(statusLetter(r.Status)), len(r.Events), between}
+}
+
+type timelineView struct {
+	Agent    int           `json:"agent"`
+	Watching bool          `json:"watching"`
+	History  int           `json:"history"`
+	Since    uint64        `json:"since"` // session tick when watching began
+	Ticks    []tickSummary `json:"ticks"`
+}
+
+func (h *handler) timeline(w http.ResponseWriter, r *http.Request) {
+	h.withAgent(w, r, func(a *arbor.Agent) any {
+		tv := timelineView{Agent: a.ID(), History: h.s.opts.History, Ticks: []tickSummary{}}
+		if wt := h.s.watches[a.ID()]; wt != nil {
+			tv.Watching, tv.Since = true, wt.since
+			for _, rec := range wt.records() {
+				tv.Ticks = append(tv.Ticks, summarize(rec))
+			}
+		}
+		return tv
+	})
+}
+
+// jsonEvent is an event for the page: kind, node, status, condition, and
+// microseconds since the agent's tick began.
+type jsonEvent struct {
+	Kind   string  `json:"kind"`
+	Node   int32   `json:"node"`
+	Status string  `json:"status,omitempty"`
+	Cond   *int32  `json:"cond,omitempty"`
+	AtUs   float64 `json:"atUs"`
+}
+
+func jsonEvents(es []event) []jsonEvent {
+	out := make([]jsonEvent, len(es))
+	for i, e := range es {
+		je := jsonEvent{Kind: e.Kind.String(), Node: e.Node, AtUs: float64(e.At) / float64(time.Microsecond)}
+		if e.Kind == arbor.EventResult {
+			je.Status = e.Status.String()
+		}
+		if e.Kind == arbor.EventAbort {
+			c := e.Cond
+			je.Cond = &c
+		}
+		out[i] = je
+	}
+	return out
+}
+
+// tickView is a watched agent as it was after one recorded tick.
+type tickView struct {
+	Agent   int         `json:"agent"`
+	Seq     uint64      `json:"seq"`
+	Tick    uint64      `json:"tick"`
+	Now     float64     `json:"nowMs"`
+	Status  string      `json:"status"`
+	Between bool        `json:"between"`
+	Nodes   string      `json:"nodes"` // a status letter per node
+	Running [][]int     `json:"running"`
+	Events  []jsonEvent `json:"events"`
+	Local   []bbEntry   `json:"agentScope"`
+	Global  []bbEntry   `json:"globalScope"`
+}
+
+func viewOf(id int, wt *watch, rec *record, nodes string) tickView {
+	return tickView{Agent: id, Seq: rec.Seq, Tick: rec.Tick, Now: durMs(rec.Now), Status: rec.Status.String(),
+		Between: rec.Between, Nodes: nodes, Running: runningPaths(wt.td, nodes), Events: jsonEvents(rec.Events),
+		Local: rec.Local, Global: rec.Global}
+}
+
+func (h *handler) tickAt(w http.ResponseWriter, r *http.Request) {
+	raw := r.PathValue("seq")
+	seq, err := strconv.ParseUint(raw, 10, 64)
+	if err != nil {
+		h.fail(w, http.StatusBadRequest, "bad tick %q: want a record number", truncate(raw, 40))
+		return
+	}
+	h.withAgent(w, r, func(a *arbor.Agent) any {
+		wt := h.s.watches[a.ID()]
+		if wt == nil {
+			return httpError{http.StatusNotFound, fmt.Sprintf("agent %d is not watched: no recorded ticks", a.ID())}
+		}
+		rec := wt.find(seq)
+		if rec == nil {
+			return httpError{http.StatusNotFound, fmt.Sprintf("tick record %d is not in the history", seq)}
+		}
+		nodes, _ := wt.statusesAt(seq)
+		return viewOf(a.ID(), wt, rec, nodes)
+	})
+}
+
+// statsView lists per-node counters: [ticks, successes, failures,
+// running, starts, halts, aborts, time µs] per node.
+type statsView struct {
+	Agent    int          `json:"agent"`
+	Watching bool         `json:"watching"`
+	Since    uint64       `json:"since"`
+	Columns  []string     `json:"columns"`
+	Nodes    [][8]float64 `json:"nodes"`
+}
+
+var statsColumns = []string{"ticks", "successes", "failures", "running", "starts", "halts", "aborts", "timeUs"}
+
+func statsOf(wt *watch) [][8]float64 {
+	out := make([][8]float64, len(wt.stats))
+	for i, st := range wt.stats {
+		out[i] = [8]float64{float64(st.Ticks), float64(st.Successes), float64(st.Failures), float64(st.Running),
+			float64(st.Starts), float64(st.Halts), float64(st.Aborts), float64(st.Time) / float64(time.Microsecond)}
+	}
+	return out
+}
+
+func (h *handler) stats(w http.ResponseWriter, r *http.Request) {
+	h.withAgent(w, r, func(a *arbor.Agent) any {
+		sv := statsView{Agent: a.ID(), Columns: statsColumns, Nodes: [][8]float64{}}
+		if wt := h.s.watches[a.ID()]; wt != nil {
+			sv.Watching, sv.Since, sv.Nodes = true, wt.since, statsOf(wt)
+		}
+		return sv
+	})
+}
+
+// exportView is the recorded history of an agent, for saving.
+type exportView struct {
+	Format   string     `json:"format"`
+	Agent    agentInfo  `json:"agent"`
+	Watching bool       `json:"watching"`
+	History  int        `json:"history"`
+	Tree     *treeDesc  `json:"tree"`
+	Base     string     `json:"base"` // node statuses before the first tick
+	Ticks    []tickView `json:"ticks"`
+	Stats    statsView  `json:"stats"`
+	Exported string     `json:"exported"`
+}
+
+func (h *handler) export(w http.ResponseWriter, r *http.Request) {
+	id, ok := h.agentID(w, r)
+	if !ok {
+		return
+	}
+	s := h.s
+	s.mu.Lock()
+	a := s.m.Agent(id)
+	var ev exportView
+	var recs []*record
+	var base []byte
+	var wt *watch
+	if a != nil {
+		ev = exportView{Format: "arbor-debug/1", Agent: s.agentInfoLocked(a), History: s.opts.History,
+			Tree: s.treeOf(a.Tree()), Ticks: []tickView{}, Exported: time.Now().UTC().Format(time.RFC3339)}
+		ev.Stats = statsView{Agent: id, Columns: statsColumns, Nodes: [][8]float64{}}
+		if wt = s.watches[id]; wt != nil {
+			ev.Watching = true
+			recs = wt.records()
+			base = append([]byte(nil), wt.base...)
+			ev.Stats.Watching, ev.Stats.Since, ev.Stats.Nodes = true, wt.since, statsOf(wt)
+		}
+	}
+	s.mu.Unlock()
+	if a == nil {
+		h.fail(w, http.StatusNotFound, "no agent %d", id)
+		return
+	}
+	ev.Base = string(base)
+	// Replay the (immutable) records outside the lock.
+	st := base
+	for _, rec := range recs {
+		for _, e := range rec.Events {
+			applyEvent(st, e)
+		}
+		nodes := []byte(string(st))
+		for _, e := range rec.Events {
+			if c := nodes[e.Node]; c >= 'a' && c <= 'z' {
+				nodes[e.Node] = c - ('a' - 'A')
+			}
+		}
+		ev.Ticks = append(ev.Ticks, viewOf(id, wt, rec, string(nodes)))
+	}
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": fmt.Sprintf("agent-%d.json", id)}))
+	h.writeJSON(w, http.StatusOK, ev)
+}
+
+// --- controls ---------------------------------------------------------------
+
+// authorize checks that controls are enabled, that the request comes from
+// the debugger's own origin and that it carries the token. It writes the
+// error response and returns false otherwise.
+func (h *handler) authorize(w http.ResponseWriter, r *http.Request) bool {
+	s := h.s
+	if !s.opts.Controls {
+		h.fail(w, http.StatusForbidden, "the debugger is read-only: the program did not enable controls")
+		return false
+	}
+	if origin := r.Header.Get("Origin"); origin != "" {
+		u, err := url.Parse(origin)
+		if err != nil || !strings.EqualFold(u.Host, r.Host) {
+			h.fail(w, http.StatusForbidden, "cross-origin request refused")
+			return false
+		}
+	}
+	if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+		h.fail(w, http.StatusForbidden, "cross-site request refused")
+		return false
+	}
+	got := r.Header.Get("X-Arbor-Token")
+	if got == "" {
+		if auth := r.Header.Get("Authorization"); strings.HasPrefix(auth, "Bearer ") {
+			got = strings.TrimPrefix(auth, "Bearer ")
+		}
+	}
+	if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
+		h.fail(w, http.StatusUnauthorized, "missing or wrong token (header X-Arbor-Token)")
+		return false
+	}
+	return true
+}
+
+// setRequest is the body of a blackboard write.
+type setRequest struct {
+	Key   string          `json:"key"`
+	Value json.RawMessage `json:"value"`
+	TTLMs float64         `json:"ttlMs"`
+}
+
+// readSet decodes and checks a blackboard write.
+func (h *handler) readSet(w http.ResponseWriter, r *http.Request) (key string, value any, ttl time.Duration, ok bool) {
+	if ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || ct != "application/json" {
+		h.fail(w, http.StatusUnsupportedMediaType, "want Content-Type: application/json")
+		return "", nil, 0, false
+	}
+	var req setRequest
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		h.fail(w, http.StatusBadRequest, "bad body: %v", err)
+		return "", nil, 0, false
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		h.fail(w, http.StatusBadRequest, "bad body: trailing data")
+		return "", nil, 0, false
+	}
+	req.Key = strings.TrimSpace(req.Key)
+	if req.Key == "" || req.Key == "@" || len(req.Key) > 200 {
+		h.fail(w, http.StatusBadRequest, "bad key: want 1 to 200 characters")
+		return "", nil, 0, false
+	}
+	if len(req.Value) > 0 {
+		if err := json.Unmarshal(req.Value, &value); err != nil {
+			h.fail(w, http.StatusBadRequest, "bad value: %v", err)
+			return "", nil, 0, false
+		}
+	}
+	if req.TTLMs < 0 || req.TTLMs > 1e12 {
+		h.fail(w, http.StatusBadRequest, "bad ttlMs: want 0 (no expiry) or a positive number of milliseconds")
+		return "", nil, 0, false
+	}
+	return req.Key, value, time.Duration(req.TTLMs * float64(time.Millisecond)), true
+}
+
+// control runs pause, resume, step or a blackboard write on one agent.
+func (h *handler) control(w http.ResponseWriter, r *http.Request) {
+	op := r.PathValue("op")
+	switch op {
+	case "pause", "resume", "step", "blackboard":
+	default:
+		h.fail(w, http.StatusNotFound, "unknown operation %q", truncate(op, 40))
+		return
+	}
+	if !h.authorize(w, r) {
+		return
+	}
+	id, ok := h.agentID(w, r)
+	if !ok {
+		return
+	}
+	var key string
+	var value any
+	var ttl time.Duration
+	if op == "blackboard" {
+		if key, value, ttl, ok = h.readSet(w, r); !ok {
+			return
+		}
+	}
+	s := h.s
+	s.mu.Lock()
+	a := s.m.Agent(id)
+	var info agentInfo
+	if a != nil {
+		switch op {
+		case "pause":
+			a.Pause()
+		case "resume":
+			delete(s.steps, id)
+			a.Resume()
+		case "step":
+			s.steps[id] = true
+		case "blackboard":
+			bb := a.Blackboard()
+			switch {
+			case value == nil:
+				bb.Delete(key)
+			case ttl > 0:
+				bb.SetTTL(key, value, ttl)
+			default:
+				bb.Set(key, value)
+			}
+		}
+		info = s.agentInfoLocked(a)
+	}
+	s.mu.Unlock()
+	if a == nil {
+		h.fail(w, http.StatusNotFound, "no agent %d", id)
+		return
+	}
+	s.log.Info("arbor debug: control", "op", op, "agent", id, "key", key)
+	h.writeJSON(w, http.StatusOK, map[string]any{"ok": true, "op": op, "agent": info})
+}
+
+// setGlobal writes a global blackboard value.
+func (h *handler) setGlobal(w http.ResponseWriter, r *http.Request) {
+	if !h.authorize(w, r) {
+		return
+	}
+	key, value, ttl, ok := h.readSet(w, r)
+	if !ok {
+		return
+	}
+	if ttl > 0 {
+		h.fail(w, http.StatusBadRequest, "global values take no ttlMs")
+		return
+	}
+	s := h.s
+	s.mu.Lock()
+	s.m.Globals().Set(key, value)
+	s.mu.Unlock()
+	s.log.Info("arbor debug: control", "op", "global", "key", key)
+	h.writeJSON(w, http.StatusOK, map[string]any{"ok": true, "op": "global"})
+}

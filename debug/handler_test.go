@@ -1,0 +1,758 @@
+package debug
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arborbt/arbor"
+)
+
+// testTrees compiles the two trees the tests run: a sentry that patrols
+// and investigates noises (aborts, a guard, blackboard writes) and a tiny
+// blinker.
+func testTrees(t testing.TB) (sentry, blink *arbor.Tree) {
+	t.Helper()
+	reg := arbor.NewRegistry()
+	if err := reg.ActionFunc("Step", func(c *arbor.Ctx) (arbor.Status, error) { return arbor.Success, nil }); err != nil {
+		t.Fatal(err)
+	}
+	doc := &arbor.Document{Main: "Sentry", Trees: map[string]*arbor.Node{
+		"Sentry": arbor.Selector(
+			arbor.Sequence(arbor.Check("noise", "exists"), arbor.Set("mode", "investigating"), arbor.WaitTicks(2)).
+				Named("investigate").WithAbort(arbor.AbortLower),
+			arbor.Sequence(arbor.Set("mode", "patrolling"), arbor.WaitTicks(1), arbor.Leaf("Step"), arbor.SubTree("Rest")).
+				Named("patrol").WithGuard(arbor.Check("blocked", "missing")),
+		),
+		"Rest": arbor.WaitTicks(1),
+	}}
+	var err error
+	if sentry, err = arbor.Compile(doc, reg); err != nil {
+		t.Fatal(err)
+	}
+	if blink, err = arbor.Compile(&arbor.Document{Main: "Blink", Trees: map[string]*arbor.Node{
+		"Blink": arbor.Sequence(arbor.WaitTicks(1), arbor.AlwaysFailure()),
+	}}, reg); err != nil {
+		t.Fatal(err)
+	}
+	return sentry, blink
+}
+
+// newTestSession makes a session with 5 sentries (ids 0-4) and 3 blinkers
+// (ids 5-7).
+func newTestSession(t testing.TB, opts Options) *Session {
+	t.Helper()
+	sentry, blink := testTrees(t)
+	m := arbor.NewManager(arbor.WithWorkers(1))
+	for i := 0; i < 5; i++ {
+		m.Add(sentry)
+	}
+	for i := 0; i < 3; i++ {
+		m.Add(blink)
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if opts.Label == nil {
+		opts.Label = func(a *arbor.Agent) string { return "unit-" + a.Tree().Name() }
+	}
+	return NewSession(m, opts)
+}
+
+// tickN ticks the session n times, 100 ms apart, after tick from.
+func tickN(s *Session, from, n int) {
+	for i := from + 1; i <= from+n; i++ {
+		s.Tick(time.Duration(i) * 100 * time.Millisecond)
+	}
+}
+
+func get(t *testing.T, h http.Handler, path string) (int, map[string]any) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	var body map[string]any
+	if strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Fatalf("GET %s: bad JSON %q: %v", path, rec.Body.String(), err)
+		}
+	}
+	return rec.Code, body
+}
+
+func TestEndpoints(t *testing.T) {
+	s := newTestSession(t, Options{})
+	tickN(s, 0, 3)
+	h := s.Handler()
+
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "<svg id=\"tree\"") {
+		t.Fatalf("page: %d %.200s", rec.Code, rec.Body.String())
+	}
+	for _, asset := range []string{"/static/app.js", "/static/style.css"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, asset, nil))
+		if rec.Code != 200 || rec.Body.Len() < 1000 {
+			t.Errorf("%s: %d, %d bytes", asset, rec.Code, rec.Body.Len())
+		}
+	}
+
+	code, sess := get(t, h, "/api/session")
+	if code != 200 || sess["tick"].(float64) != 3 || sess["agents"].(float64) != 8 || sess["controls"] != false {
+		t.Fatalf("session: %d %v", code, sess)
+	}
+	trees := sess["trees"].([]any)
+	if len(trees) != 2 || trees[0].(map[string]any)["name"] != "Sentry" || trees[0].(map[string]any)["count"].(float64) != 5 ||
+		trees[1].(map[string]any)["count"].(float64) != 3 {
+		t.Fatalf("tree counts: %v", trees)
+	}
+
+	cases := []struct {
+		query string
+		want  int
+	}{
+		{"", 8}, {"?tree=0", 5}, {"?tree=1", 3}, {"?tree=1&status=running", 3}, {"?status=failure", 0},
+		{"?q=blink", 3}, {"?q=7", 1}, {"?limit=2", 8}, {"?status=paused", 0},
+	}
+	for _, c := range cases {
+		code, list := get(t, h, "/api/agents"+c.query)
+		if code != 200 || int(list["matches"].(float64)) != c.want {
+			t.Errorf("agents%s: %d, matches %v, want %d", c.query, code, list["matches"], c.want)
+		}
+	}
+	_, list := get(t, h, "/api/agents?limit=2&offset=3")
+	agents := list["agents"].([]any)
+	if len(agents) != 2 || agents[0].(map[string]any)["id"].(float64) != 3 || agents[0].(map[string]any)["label"] != "unit-Sentry" {
+		t.Fatalf("paged agents: %v", agents)
+	}
+
+	code, a := get(t, h, "/api/agents/6")
+	if code != 200 || a["treeName"] != "Blink" || a["status"] != "running" || a["watched"] != false {
+		t.Fatalf("agent 6: %d %v", code, a)
+	}
+	code, tree := get(t, h, "/api/trees/0")
+	nodes := tree["nodes"].([]any)
+	if code != 200 || len(nodes) != s.Manager().Agent(0).Tree().Len() {
+		t.Fatalf("tree: %d %v", code, tree)
+	}
+	first := nodes[1].(map[string]any)
+	if first["label"] != "investigate" || first["abort"] != "lower" || first["sub"] != "Sequence" {
+		t.Errorf("node 1: %v", first)
+	}
+	guarded := 0
+	for _, n := range nodes {
+		if n.(map[string]any)["guard"].(float64) >= 0 {
+			guarded++
+		}
+	}
+	if guarded != 1 {
+		t.Errorf("%d guarded nodes, want 1", guarded)
+	}
+
+	s.Do(func(m *arbor.Manager) {
+		m.Agent(0).Blackboard().SetTTL("noise", "rustle", time.Second)
+		m.Globals().Set("@alarm", true)
+	})
+	code, bb := get(t, h, "/api/agents/0/blackboard")
+	if code != 200 {
+		t.Fatalf("blackboard: %d", code)
+	}
+	local := bb["agentScope"].([]any)
+	var keys []string
+	for _, e := range local {
+		e := e.(map[string]any)
+		keys = append(keys, e["key"].(string))
+		if e["key"] == "noise" && (e["type"] != "string" || e["value"] != "rustle" || e["expiresMs"].(float64) != 1300) {
+			t.Errorf("noise entry: %v", e)
+		}
+	}
+	if strings.Join(keys, ",") != "mode,noise" {
+		t.Errorf("agent keys %v", keys)
+	}
+	if g := bb["globalScope"].([]any); len(g) != 1 || g[0].(map[string]any)["value"] != true {
+		t.Errorf("global scope %v", g)
+	}
+	if code, g := get(t, h, "/api/globals"); code != 200 || len(g["globalScope"].([]any)) != 1 {
+		t.Errorf("globals: %d %v", code, g)
+	}
+	// Not watched: empty timeline and statistics, no records.
+	if code, tl := get(t, h, "/api/agents/0/timeline"); code != 200 || tl["watching"] != false || len(tl["ticks"].([]any)) != 0 {
+		t.Errorf("timeline of unwatched agent: %d %v", code, tl)
+	}
+	if code, st := get(t, h, "/api/agents/0/stats"); code != 200 || st["watching"] != false {
+		t.Errorf("stats of unwatched agent: %d %v", code, st)
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	s := newTestSession(t, Options{})
+	tickN(s, 0, 1)
+	h := s.Handler()
+	cases := []struct {
+		path string
+		code int
+	}{
+		{"/api/agents/abc", 400},
+		{"/api/agents/-1", 400},
+		{"/api/agents/99999999999999999999999", 400},
+		{"/api/agents/8", 404},
+		{"/api/agents/999/blackboard", 404},
+		{"/api/agents/999/timeline", 404},
+		{"/api/agents/x/stats", 400},
+		{"/api/agents/0/ticks/zz", 400},
+		{"/api/agents/0/ticks/1", 404}, // not watched
+		{"/api/agents/999/export", 404},
+		{"/api/trees/7", 404},
+		{"/api/trees/x", 404},
+		{"/api/agents?status=bogus", 400},
+		{"/api/agents?tree=x", 400},
+		{"/api/agents?limit=0", 400},
+		{"/api/agents?offset=-3", 400},
+		{"/api/stream?agent=x", 400},
+		{"/api/stream?agent=42", 404},
+		{"/api/nothing", 404},
+	}
+	for _, c := range cases {
+		code, body := get(t, h, c.path)
+		if code != c.code {
+			t.Errorf("GET %s: %d, want %d", c.path, code, c.code)
+		}
+		if code >= 400 && code != 404 || strings.HasPrefix(c.path, "/api/agents/") && code >= 400 {
+			if body == nil || body["error"] == "" {
+				t.Errorf("GET %s: no JSON error: %v", c.path, body)
+			}
+		}
+	}
+}
+
+// do sends a request with headers and returns the code and JSON body.
+func do(t *testing.T, h http.Handler, method, path, body string, headers map[string]string) (int, map[string]any) {
+	t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.Host = "127.0.0.1:7777"
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var out map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil && rec.Code != http.StatusMethodNotAllowed {
+		t.Fatalf("%s %s: bad JSON %q", method, path, rec.Body.String())
+	}
+	return rec.Code, out
+}
+
+func TestReadOnlyRejectsWrites(t *testing.T) {
+	s := newTestSession(t, Options{Token: "secret"}) // a token alone does not enable controls
+	tickN(s, 0, 1)
+	h := s.Handler()
+	hdr := map[string]string{"X-Arbor-Token": "secret", "Content-Type": "application/json"}
+	for _, path := range []string{"/api/agents/0/pause", "/api/agents/0/resume", "/api/agents/0/step", "/api/agents/0/blackboard", "/api/globals"} {
+		code, body := do(t, h, http.MethodPost, path, `{"key":"x","value":1}`, hdr)
+		if code != http.StatusForbidden || !strings.Contains(body["error"].(string), "read-only") {
+			t.Errorf("POST %s: %d %v", path, code, body)
+		}
+	}
+	if code, _ := do(t, h, http.MethodGet, "/api/agents/0/pause", "", nil); code != http.StatusMethodNotAllowed {
+		t.Errorf("GET pause: %d, want 405", code)
+	}
+	if code, _ := do(t, h, http.MethodDelete, "/api/agents/0", "", nil); code != http.StatusMethodNotAllowed {
+		t.Errorf("DELETE agent: %d, want 405", code)
+	}
+	s.Do(func(m *arbor.Manager) {
+		if m.Agent(0).Paused() {
+			t.Error("a read-only debugger paused an agent")
+		}
+		if _, ok := m.Agent(0).Blackboard().Lookup("x"); ok {
+			t.Error("a read-only debugger wrote the blackboard")
+		}
+	})
+	if s.Token() != "" {
+		t.Error("Token() should be empty without controls")
+	}
+}
+
+func TestControls(t *testing.T) {
+	s := newTestSession(t, Options{Controls: true, Token: "secret"})
+	tickN(s, 0, 1)
+	h := s.Handler()
+	good := map[string]string{"X-Arbor-Token": "secret", "Content-Type": "application/json", "Origin": "http://127.0.0.1:7777", "Sec-Fetch-Site": "same-origin"}
+	with := func(k, v string) map[string]string {
+		m := map[string]string{}
+		for a, b := range good {
+			m[a] = b
+		}
+		if v == "" {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+		return m
+	}
+	refused := []struct {
+		name string
+		hdr  map[string]string
+		code int
+	}{
+		{"no token", with("X-Arbor-Token", ""), 401},
+		{"wrong token", with("X-Arbor-Token", "guess"), 401},
+		{"other origin", with("Origin", "http://evil.example"), 403},
+		{"null origin", with("Origin", "null"), 403},
+		{"cross-site fetch", with("Sec-Fetch-Site", "cross-site"), 403},
+	}
+	for _, c := range refused {
+		if code, body := do(t, h, http.MethodPost, "/api/agents/0/pause", "{}", c.hdr); code != c.code {
+			t.Errorf("%s: %d %v, want %d", c.name, code, body, c.code)
+		}
+	}
+	bearer := with("X-Arbor-Token", "")
+	bearer["Authorization"] = "Bearer secret"
+	if code, body := do(t, h, http.MethodPost, "/api/agents/0/pause", "{}", bearer); code != 200 || body["agent"].(map[string]any)["paused"] != true {
+		t.Fatalf("pause with bearer token: %d %v", code, body)
+	}
+	// A paused agent does not tick; step runs it for exactly one tick.
+	tickN(s, 1, 2)
+	s.Do(func(m *arbor.Manager) {
+		if now := m.Agent(0).Now(); now != 100*time.Millisecond {
+			t.Errorf("paused agent ticked: now %v", now)
+		}
+	})
+	if code, body := do(t, h, http.MethodPost, "/api/agents/0/step", "", good); code != 200 {
+		t.Fatalf("step: %d %v", code, body)
+	}
+	tickN(s, 3, 2)
+	s.Do(func(m *arbor.Manager) {
+		a := m.Agent(0)
+		if a.Now() != 400*time.Millisecond || !a.Paused() {
+			t.Errorf("after step: now %v paused %v, want 400ms and paused", a.Now(), a.Paused())
+		}
+	})
+	if code, _ := do(t, h, http.MethodPost, "/api/agents/0/resume", "", good); code != 200 {
+		t.Fatalf("resume: %d", code)
+	}
+	tickN(s, 5, 1)
+	s.Do(func(m *arbor.Manager) {
+		if a := m.Agent(0); a.Paused() || a.Now() != 600*time.Millisecond {
+			t.Errorf("after resume: paused %v now %v", a.Paused(), a.Now())
+		}
+	})
+
+	// Blackboard writes.
+	if code, body := do(t, h, http.MethodPost, "/api/agents/1/blackboard", `{"key":"noise","value":"bang","ttlMs":250}`, good); code != 200 {
+		t.Fatalf("set: %d %v", code, body)
+	}
+	if code, _ := do(t, h, http.MethodPost, "/api/agents/1/blackboard", `{"key":"speed","value":{"x":[1,2]}}`, good); code != 200 {
+		t.Fatalf("set object: %d", code)
+	}
+	if code, _ := do(t, h, http.MethodPost, "/api/globals", `{"key":"@alarm","value":true}`, good); code != 200 {
+		t.Fatalf("set global: %d", code)
+	}
+	s.Do(func(m *arbor.Manager) {
+		bb := m.Agent(1).Blackboard()
+		if v, ok := bb.Lookup("noise"); !ok || v.String() != `"bang"` {
+			t.Errorf("noise = %v %v", v, ok)
+		}
+		if v, ok := m.Globals().Lookup("alarm", 0); !ok || v.String() != "true" {
+			t.Errorf("@alarm = %v %v", v, ok)
+		}
+	})
+	if code, _ := do(t, h, http.MethodPost, "/api/agents/1/blackboard", `{"key":"noise","value":null}`, good); code != 200 {
+		t.Fatalf("delete: %d", code)
+	}
+	s.Do(func(m *arbor.Manager) {
+		if _, ok := m.Agent(1).Blackboard().Lookup("noise"); ok {
+			t.Error("noise not deleted")
+		}
+	})
+	bad := []struct {
+		name, path, body string
+		hdr              map[string]string
+		code             int
+	}{
+		{"form content type", "/api/agents/1/blackboard", `{"key":"a","value":1}`, with("Content-Type", "application/x-www-form-urlencoded"), 415},
+		{"bad JSON", "/api/agents/1/blackboard", `{"key":`, good, 400},
+		{"unknown field", "/api/agents/1/blackboard", `{"key":"a","valu":1}`, good, 400},
+		{"trailing data", "/api/agents/1/blackboard", `{"key":"a","value":1} {}`, good, 400},
+		{"empty key", "/api/agents/1/blackboard", `{"key":" ","value":1}`, good, 400},
+		{"negative ttl", "/api/agents/1/blackboard", `{"key":"a","value":1,"ttlMs":-5}`, good, 400},
+		{"global ttl", "/api/globals", `{"key":"@a","value":1,"ttlMs":5}`, good, 400},
+		{"unknown agent", "/api/agents/77/pause", ``, good, 404},
+		{"bad agent id", "/api/agents/zz/pause", ``, good, 400},
+		{"unknown op", "/api/agents/1/explode", ``, good, 404},
+		{"huge body", "/api/agents/1/blackboard", `{"key":"a","value":"` + strings.Repeat("x", 70000) + `"}`, good, 400},
+	}
+	for _, c := range bad {
+		if code, body := do(t, h, http.MethodPost, c.path, c.body, c.hdr); code != c.code {
+			t.Errorf("%s: %d %v, want %d", c.name, code, body, c.code)
+		}
+	}
+}
+
+func TestGeneratedToken(t *testing.T) {
+	s := newTestSession(t, Options{Controls: true})
+	if len(s.Token()) != 32 {
+		t.Fatalf("token %q", s.Token())
+	}
+	if other := newTestSession(t, Options{Controls: true}); other.Token() == s.Token() {
+		t.Fatal("two sessions share a token")
+	}
+}
+
+func TestTimelineScrubAndExport(t *testing.T) {
+	s := newTestSession(t, Options{History: 6})
+	tickN(s, 0, 2)
+	stop, err := s.Watch(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if _, err := s.Watch(100); !errors.Is(err, ErrNoAgent) {
+		t.Fatalf("Watch(100): %v", err)
+	}
+	tickN(s, 2, 10)
+	h := s.Handler()
+	code, tl := get(t, h, "/api/agents/0/timeline")
+	ticks := tl["ticks"].([]any)
+	if code != 200 || tl["watching"] != true || len(ticks) != 6 {
+		t.Fatalf("timeline: %d %v", code, tl)
+	}
+	firstSeq := ticks[0].([]any)[0].(float64)
+	lastSeq := ticks[5].([]any)[0].(float64)
+	if firstSeq != 5 || lastSeq != 10 || ticks[5].([]any)[1].(float64) != 12 {
+		t.Fatalf("records %v..%v: %v", firstSeq, lastSeq, ticks)
+	}
+	if code, _ := get(t, h, "/api/agents/0/ticks/4"); code != 404 {
+		t.Errorf("dropped record: %d, want 404", code)
+	}
+	// Every kept tick is served, and the node statuses change over ticks.
+	seen := map[string]bool{}
+	for seq := 5; seq <= 10; seq++ {
+		code, v := get(t, h, "/api/agents/0/ticks/"+strconv.Itoa(seq))
+		if code != 200 {
+			t.Fatalf("tick %d: %d %v", seq, code, v)
+		}
+		nodes := v["nodes"].(string)
+		if len(nodes) != s.Manager().Agent(0).Tree().Len() {
+			t.Fatalf("tick %d: nodes %q", seq, nodes)
+		}
+		if nodes[0] < 'A' || nodes[0] > 'Z' {
+			t.Errorf("tick %d: root %q, want visited", seq, nodes[0])
+		}
+		if len(v["events"].([]any)) == 0 || v["running"] == nil {
+			t.Errorf("tick %d: no events or running paths: %v", seq, v)
+		}
+		seen[nodes] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("node statuses never changed: %v", seen)
+	}
+	// The newest record reconstructed from history equals the live view.
+	s.mu.Lock()
+	w := s.watches[0]
+	hist, _ := w.statusesAt(w.seq)
+	live := w.liveStatuses()
+	s.mu.Unlock()
+	if hist != live {
+		t.Errorf("history %q != live %q", hist, live)
+	}
+
+	code, st := get(t, h, "/api/agents/0/stats")
+	rows := st["nodes"].([]any)
+	root := rows[0].([]any)
+	if code != 200 || root[0].(float64) != 10 || root[1].(float64)+root[3].(float64) != 10 {
+		t.Errorf("root stats %v", root)
+	}
+	if root[7].(float64) <= 0 {
+		t.Errorf("root time %v, want > 0", root[7])
+	}
+
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/agents/0/export", nil))
+	if rec.Code != 200 || !strings.Contains(rec.Header().Get("Content-Disposition"), "agent-0.json") {
+		t.Fatalf("export: %d %v", rec.Code, rec.Header())
+	}
+	var ex struct {
+		Format string
+		Tree   struct{ Nodes []any }
+		Base   string
+		Ticks  []struct {
+			Seq    uint64
+			Nodes  string
+			Events []any
+		}
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &ex); err != nil {
+		t.Fatal(err)
+	}
+	if ex.Format != "arbor-debug/1" || len(ex.Ticks) != 6 || ex.Ticks[0].Seq != 5 || len(ex.Tree.Nodes) != len(ex.Base) {
+		t.Fatalf("export: %+v", ex)
+	}
+	_, v := get(t, h, "/api/agents/0/ticks/7")
+	if ex.Ticks[2].Nodes != v["nodes"] {
+		t.Errorf("export tick 7 %q != served %q", ex.Ticks[2].Nodes, v["nodes"])
+	}
+}
+
+func TestWatchLingersThenEnds(t *testing.T) {
+	s := newTestSession(t, Options{Linger: time.Millisecond})
+	stop, err := s.Watch(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tickN(s, 0, 2)
+	stop()
+	stop() // idempotent
+	time.Sleep(5 * time.Millisecond)
+	tickN(s, 2, 1)
+	s.mu.Lock()
+	n := len(s.watches)
+	s.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d watches left", n)
+	}
+}
+
+func TestRemovedAgentEndsWatch(t *testing.T) {
+	s := newTestSession(t, Options{})
+	stop, err := s.Watch(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	tickN(s, 0, 1)
+	s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(2)) })
+	tickN(s, 1, 1)
+	s.mu.Lock()
+	_, still := s.watches[2]
+	s.mu.Unlock()
+	if still {
+		t.Fatal("watch of a removed agent kept")
+	}
+}
+
+// readEvents reads SSE events from r until n "agent" events arrived or
+// the deadline passed.
+func readEvents(t *testing.T, body io.Reader, n int, deadline time.Duration) (agents []map[string]any, summaries int) {
+	t.Helper()
+	type ev struct{ name, data string }
+	ch := make(chan ev)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(body)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		var name string
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				name = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				ch <- ev{name, strings.TrimPrefix(line, "data: ")}
+			}
+		}
+	}()
+	timeout := time.After(deadline)
+	for {
+		select {
+		case e, ok := <-ch:
+			if !ok {
+				return
+			}
+			var m map[string]any
+			if err := json.Unmarshal([]byte(e.data), &m); err != nil {
+				t.Fatalf("event %s: bad JSON %q", e.name, e.data)
+			}
+			switch e.name {
+			case "summary":
+				summaries++
+			case "agent":
+				agents = append(agents, m)
+				if len(agents) >= n {
+					return
+				}
+			}
+		case <-timeout:
+			return
+		}
+	}
+}
+
+func TestEventStream(t *testing.T) {
+	s := newTestSession(t, Options{MaxRate: 20})
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/stream?agent=1", nil)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("stream: %d %v", resp.StatusCode, resp.Header)
+	}
+	// The stream watches the agent.
+	s.mu.Lock()
+	w := s.watches[1]
+	s.mu.Unlock()
+	if w == nil {
+		t.Fatal("stream did not watch agent 1")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 1; ctx.Err() == nil; i++ {
+			s.Tick(time.Duration(i) * 100 * time.Millisecond)
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	agents, summaries := readEvents(t, resp.Body, 4, 5*time.Second)
+	if len(agents) < 4 || summaries < 4 {
+		t.Fatalf("%d agent events, %d summaries", len(agents), summaries)
+	}
+	last := agents[len(agents)-1]
+	if len(last["nodes"].(string)) != s.Manager().Agent(1).Tree().Len() || last["agent"].(map[string]any)["id"].(float64) != 1 {
+		t.Fatalf("agent event: %v", last)
+	}
+	// Timeline entries are sent once each.
+	var seqs []float64
+	for _, a := range agents {
+		for _, tk := range a["timeline"].([]any) {
+			seqs = append(seqs, tk.([]any)[0].(float64))
+		}
+	}
+	for i := 1; i < len(seqs); i++ {
+		if seqs[i] != seqs[i-1]+1 {
+			t.Fatalf("timeline seqs %v", seqs)
+		}
+	}
+	cancel()
+	<-done
+	resp.Body.Close()
+	// Closing the stream releases the viewer.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		s.mu.Lock()
+		v := w.viewers
+		s.mu.Unlock()
+		if v == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("viewers %d after the stream closed", v)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestEventStreamThrottled(t *testing.T) {
+	s := newTestSession(t, Options{MaxRate: 4})
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/stream?agent=0", nil)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	stopTicks := make(chan struct{})
+	ticked := make(chan int)
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-stopTicks:
+				ticked <- n
+				return
+			default:
+			}
+			n++
+			s.Tick(time.Duration(n) * time.Millisecond)
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	agents, _ := readEvents(t, resp.Body, 1000, time.Second)
+	close(stopTicks)
+	n := <-ticked
+	// One second at 4 updates/s: the first update, then at most ~4 more.
+	if len(agents) > 6 || len(agents) < 2 {
+		t.Fatalf("%d updates in 1s for %d ticks at MaxRate 4", len(agents), n)
+	}
+	if n < 50 {
+		t.Logf("only %d ticks ran", n)
+	}
+}
+
+func TestRedirectUnderPrefix(t *testing.T) {
+	s := newTestSession(t, Options{})
+	mux := http.NewServeMux()
+	mux.Handle("/debug/arbor/", http.StripPrefix("/debug/arbor", s.Handler()))
+	mux.Handle("/debug/arbor", http.StripPrefix("/debug/arbor", s.Handler()))
+	rec := httptest.NewRecorder()
+	mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/debug/arbor", nil))
+	if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != "/debug/arbor/" {
+		t.Fatalf("redirect: %d %v", rec.Code, rec.Header())
+	}
+	rec = httptest.NewRecorder()
+	mux.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/debug/arbor/api/session", nil))
+	if rec.Code != 200 {
+		t.Fatalf("mounted API: %d", rec.Code)
+	}
+}
+
+func TestListenAndLoopbackHosts(t *testing.T) {
+	ln, err := Listen(":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(ln.Addr().String(), "127.0.0.1:") {
+		t.Fatalf("Listen(\":0\") bound %s", ln.Addr())
+	}
+	s := newTestSession(t, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ln, s.Handler()) }()
+	url := "http://" + ln.Addr().String()
+	resp, err := http.Get(url + "/api/session")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("loopback host: %d", resp.StatusCode)
+	}
+	req, _ := http.NewRequest(http.MethodGet, url+"/api/session", nil)
+	req.Host = "attacker.example:80"
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("foreign host: %d, want 403", resp.StatusCode)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for host, want := range map[string]bool{"localhost:1": true, "127.0.0.2": true, "[::1]:80": true, "app.localhost": true, "example.com": false, "10.0.0.1:80": false} {
+		if isLoopbackHost(host) != want {
+			t.Errorf("isLoopbackHost(%q) = %v", host, !want)
+		}
+	}
+	if _, err := Listen("nonsense"); err == nil {
+		t.Error("Listen(nonsense) succeeded")
+	}
+}

@@ -1,0 +1,299 @@
+package debug
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/arborbt/arbor"
+)
+
+// Options configures a Session. The zero value is a read-only debugger
+// keeping the last 500 ticks of each watched agent.
+type Options struct {
+	// History is how many ticks of a watched agent the timeline keeps
+	// (default 500).
+	History int
+	// MaxRate caps the live updates sent to each browser, per second
+	// (default 10).
+	MaxRate float64
+	// Linger is how long an agent stays watched (and keeps recording)
+	// after its last viewer left, so that a page reload keeps its
+	// timeline (default 30s).
+	Linger time.Duration
+	// Controls enables pause, resume and step of an agent and writing
+	// blackboard values from the page. Requests must then carry Token and
+	// come from the debugger's own origin.
+	Controls bool
+	// Token is the secret that control requests carry (header
+	// X-Arbor-Token or "Authorization: Bearer"). When Controls is set and
+	// Token is empty, a random token is made; see Session.Token.
+	Token string
+	// Label returns a short description of an agent shown in the agent
+	// list, and searched. It is called between ticks.
+	Label func(a *arbor.Agent) string
+	// Title is the page title (default "Arbor debugger").
+	Title string
+	// Links are shown in the page header (for example back to a program's
+	// own page). URLs are relative to the debugger's page.
+	Links []Link
+	// Logger receives the debugger's log lines (default slog.Default()).
+	Logger *slog.Logger
+}
+
+// Link is a link shown in the debugger's header.
+type Link struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+// ErrNoAgent is returned for an agent id the manager does not hold.
+var ErrNoAgent = errors.New("no such agent")
+
+// Session connects a Manager to the debugger. The program ticks through the
+// session (Tick, TickWith) instead of the manager, on its own goroutine;
+// the session holds a lock while ticking, and the debugger reads agents
+// and applies controls only under that lock, between ticks. Anything else
+// the program does to agents while the debugger runs (Add, Remove,
+// blackboard writes) goes through Do.
+//
+// Watching costs nothing when nobody watches: only agents opened in a
+// browser (or passed to Watch) get a Tracer, so every other agent pays the
+// engine's nil-tracer check alone.
+type Session struct {
+	opts  Options
+	token string
+	log   *slog.Logger
+
+	mu       sync.Mutex // held while ticking and while the debugger touches agents
+	m        *arbor.Manager
+	tick     uint64
+	now      time.Duration
+	lastWall time.Time
+	rate     float64 // ticks per second (moving average)
+	watches  map[int]*watch
+	steps    map[int]bool
+	trees    map[*arbor.Tree]*treeDesc
+	treeList []*treeDesc
+
+	notifyMu sync.Mutex
+	notify   chan struct{} // closed after each tick
+}
+
+// NewSession returns a session for m.
+func NewSession(m *arbor.Manager, opts Options) *Session {
+	if opts.History <= 0 {
+		opts.History = 500
+	}
+	if opts.MaxRate <= 0 {
+		opts.MaxRate = 10
+	}
+	if opts.Linger <= 0 {
+		opts.Linger = 30 * time.Second
+	}
+	if opts.Title == "" {
+		opts.Title = "Arbor debugger"
+	}
+	s := &Session{opts: opts, m: m, log: opts.Logger, watches: map[int]*watch{}, steps: map[int]bool{},
+		trees: map[*arbor.Tree]*treeDesc{}, notify: make(chan struct{})}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	s.token = opts.Token
+	if opts.Controls && s.token == "" {
+		s.token = newToken()
+	}
+	return s
+}
+
+func newToken() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		// crypto/rand does not fail on supported platforms; a time-based
+		// token is still unguessable enough for a local debugger.
+		return fmt.Sprintf("%x", time.Now().UnixNano())
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// Manager returns the session's manager. Use it from the goroutine that
+// ticks, or inside Do.
+func (s *Session) Manager() *arbor.Manager { return s.m }
+
+// Token returns the token control requests must carry ("" when controls
+// are disabled).
+func (s *Session) Token() string {
+	if !s.opts.Controls {
+		return ""
+	}
+	return s.token
+}
+
+// Options returns the session's options, defaults filled in.
+func (s *Session) Options() Options { return s.opts }
+
+// Tick ticks the manager at game time now (see TickWith).
+func (s *Session) Tick(now time.Duration) { s.TickWith(now, nil) }
+
+// TickWith ticks the manager at game time now, like Manager.TickWith,
+// under the session's lock; then it records the watched agents and wakes
+// the live views. The agents are ticked exactly as the manager ticks them:
+// watched ones only have a Tracer.
+func (s *Session) TickWith(now time.Duration, before func(*arbor.Agent)) {
+	s.mu.Lock()
+	s.beginTick()
+	s.m.TickWith(now, before)
+	s.endTick(now)
+	s.mu.Unlock()
+	s.wake()
+}
+
+// Do runs fn under the session's lock, between ticks: the place to add or
+// remove agents, or write blackboards, while the debugger runs.
+func (s *Session) Do(fn func(m *arbor.Manager)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn(s.m)
+}
+
+// Ticks returns the number of ticks run through the session and the game
+// time of the last.
+func (s *Session) Ticks() (uint64, time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tick, s.now
+}
+
+// Watch starts recording agent id, as if a browser watched it, until stop
+// is called. It returns ErrNoAgent for an unknown id.
+func (s *Session) Watch(id int) (stop func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w, err := s.acquireLocked(id)
+	if err != nil {
+		return nil, err
+	}
+	var once sync.Once
+	return func() { once.Do(func() { s.release(w) }) }, nil
+}
+
+// beginTick applies queued steps and notes which watched agents will tick.
+func (s *Session) beginTick() {
+	for id := range s.steps {
+		if a := s.m.Agent(id); a != nil && a.Paused() {
+			a.Resume()
+		}
+	}
+	for _, w := range s.watches {
+		w.flushBetween(s)
+		w.ticking = !w.agent.Paused()
+		w.tickStart = time.Time{} // set by the agent's first event
+	}
+}
+
+// endTick records the tick for the watched agents, re-pauses stepped
+// agents, and drops watches whose agent is gone or nobody views.
+func (s *Session) endTick(now time.Duration) {
+	s.tick++
+	s.now = now
+	wall := time.Now()
+	if !s.lastWall.IsZero() {
+		if d := wall.Sub(s.lastWall).Seconds(); d > 0 {
+			r := 1 / d
+			if s.rate == 0 {
+				s.rate = r
+			} else {
+				s.rate += (r - s.rate) * 0.1
+			}
+		}
+	}
+	s.lastWall = wall
+	for id := range s.steps {
+		if a := s.m.Agent(id); a != nil {
+			a.Pause()
+		}
+		delete(s.steps, id)
+	}
+	for id, w := range s.watches {
+		if s.m.Agent(id) != w.agent {
+			s.unwatchLocked(w)
+			w.gone = true
+			continue
+		}
+		if w.ticking {
+			w.closeTick(s, false)
+		}
+		if w.viewers == 0 && wall.Sub(w.idleSince) > s.opts.Linger {
+			s.unwatchLocked(w)
+		}
+	}
+}
+
+// wake tells the live views that a tick happened.
+func (s *Session) wake() {
+	s.notifyMu.Lock()
+	close(s.notify)
+	s.notify = make(chan struct{})
+	s.notifyMu.Unlock()
+}
+
+// changed returns a channel closed after the next tick.
+func (s *Session) changed() <-chan struct{} {
+	s.notifyMu.Lock()
+	defer s.notifyMu.Unlock()
+	return s.notify
+}
+
+// acquireLocked adds a viewer to agent id, watching it if needed.
+func (s *Session) acquireLocked(id int) (*watch, error) {
+	if w := s.watches[id]; w != nil {
+		w.viewers++
+		return w, nil
+	}
+	a := s.m.Agent(id)
+	if a == nil {
+		return nil, fmt.Errorf("agent %d: %w", id, ErrNoAgent)
+	}
+	w := newWatch(s, a)
+	w.viewers = 1
+	s.watches[id] = w
+	a.SetTracer(w.trace)
+	s.log.Debug("arbor debug: watching agent", "agent", id)
+	return w, nil
+}
+
+// release removes a viewer; the watch lingers, then ends at a tick.
+func (s *Session) release(w *watch) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.viewers--
+	if w.viewers <= 0 {
+		w.viewers = 0
+		w.idleSince = time.Now()
+	}
+}
+
+// unwatchLocked stops recording w's agent.
+func (s *Session) unwatchLocked(w *watch) {
+	if s.watches[w.id] != w {
+		return
+	}
+	delete(s.watches, w.id)
+	w.agent.SetTracer(nil)
+	s.log.Debug("arbor debug: stopped watching agent", "agent", w.id)
+}
+
+// treeOf returns the description of t, built on first use.
+func (s *Session) treeOf(t *arbor.Tree) *treeDesc {
+	if d := s.trees[t]; d != nil {
+		return d
+	}
+	d := describeTree(t, len(s.treeList))
+	s.trees[t] = d
+	s.treeList = append(s.treeList, d)
+	return d
+}

@@ -1,0 +1,785 @@
+// Arbor debugger page: plain JavaScript, no build step. It talks to the
+// JSON API beside it (relative URLs, so the debugger can be mounted under
+// any prefix) and follows one agent over Server-Sent Events.
+'use strict';
+(() => {
+  const $ = (sel) => document.querySelector(sel);
+  const SVG = 'http://www.w3.org/2000/svg';
+  const STATUS = { r: 'running', s: 'success', f: 'failure', h: 'halted', '.': 'never' };
+
+  const S = {
+    session: null,
+    token: '',
+    agentId: null,
+    agent: null,
+    tree: null,
+    treeId: null,
+    nodeEls: [],
+    edgeEls: [],
+    depth: [],
+    es: null,
+    live: true,
+    timeline: [], // [seq, tick, nowMs, status letter, events, between]
+    latest: null,
+    shown: null,
+    stats: null,
+    selected: -1,
+    view: { x: 0, y: 0, k: 1 },
+    list: { q: '', tree: '', status: '', limit: 200 },
+    tab: 'bb',
+    statsSort: 'id',
+    scrubSeq: 0,
+    scrubTimer: 0,
+    prevBB: new Map(),
+    follow: true,
+    followed: -1,
+  };
+
+  // --- helpers --------------------------------------------------------------
+
+  function h(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === 'class') e.className = v;
+      else if (k === 'text') e.textContent = v;
+      else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v);
+    }
+    for (const k of kids) if (k != null) e.append(k);
+    return e;
+  }
+
+  function s(tag, attrs) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    return e;
+  }
+
+  async function api(path, opts) {
+    const r = await fetch(path, opts);
+    let body = {};
+    try { body = await r.json(); } catch (_) { /* not JSON */ }
+    if (!r.ok) throw new Error(body.error || r.status + ' ' + r.statusText);
+    return body;
+  }
+
+  function post(path, body) {
+    return api(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Arbor-Token': S.token },
+      body: JSON.stringify(body || {}),
+    });
+  }
+
+  function fmtMs(ms) {
+    if (ms == null) return '';
+    if (Math.abs(ms) >= 10000) return (ms / 1000).toFixed(1) + ' s';
+    if (Math.abs(ms) >= 1000) return (ms / 1000).toFixed(2) + ' s';
+    return Math.round(ms) + ' ms';
+  }
+
+  function fmtNum(v) {
+    if (Number.isInteger(v)) return String(v);
+    return String(Number(v.toPrecision(Math.abs(v) >= 1 ? 6 : 4)));
+  }
+
+  function label(i) {
+    const n = S.tree && S.tree.nodes[i];
+    return n ? n.label : '#' + i;
+  }
+
+  function notice(msg) {
+    const el = $('#notice');
+    el.textContent = msg || '';
+    el.hidden = !msg;
+  }
+
+  // --- hash: #agent=ID&token=T ------------------------------------------
+
+  function readHash() {
+    const p = new URLSearchParams(location.hash.slice(1));
+    const tok = p.get('token');
+    if (tok) {
+      S.token = tok;
+      try { sessionStorage.setItem('arbor-token', tok); } catch (_) { /* private mode */ }
+      p.delete('token');
+      history.replaceState(null, '', location.pathname + location.search + (p.toString() ? '#' + p : ''));
+    } else {
+      try { S.token = sessionStorage.getItem('arbor-token') || ''; } catch (_) { S.token = ''; }
+    }
+    const id = p.get('agent');
+    return id != null && id !== '' ? Number(id) : null;
+  }
+
+  function writeHash() {
+    const p = new URLSearchParams();
+    if (S.agentId != null) p.set('agent', S.agentId);
+    history.replaceState(null, '', location.pathname + location.search + (p.toString() ? '#' + p : ''));
+  }
+
+  // --- session header ---------------------------------------------------
+
+  function renderSummary(sum) {
+    S.session = Object.assign(S.session || {}, sum);
+    const rate = sum.ticksPerSecond ? ' · ' + sum.ticksPerSecond.toFixed(1) + ' ticks/s' : '';
+    $('#clock').textContent = 'tick ' + sum.tick + ' · t=' + fmtMs(sum.nowMs) + rate + ' · ' + sum.agents + ' agents';
+  }
+
+  function setConn(state) {
+    const el = $('#conn');
+    el.className = 'conn ' + state;
+    el.textContent = state === 'live' ? 'live' : state === 'down' ? 'reconnecting…' : 'connecting…';
+  }
+
+  // --- agent list --------------------------------------------------------
+
+  let listTimer = 0;
+  async function loadAgents() {
+    const p = new URLSearchParams();
+    if (S.list.q) p.set('q', S.list.q);
+    if (S.list.tree !== '') p.set('tree', S.list.tree);
+    if (S.list.status) p.set('status', S.list.status);
+    p.set('limit', S.list.limit);
+    let data;
+    try {
+      data = await api('api/agents?' + p);
+    } catch (err) {
+      $('#list-info').textContent = 'cannot list agents: ' + err.message;
+      return;
+    }
+    renderTreeCounts(data.trees);
+    const sel = $('#filter-tree');
+    const keep = sel.value;
+    sel.replaceChildren(h('option', { value: '', text: 'all trees' }),
+      ...data.trees.map((t) => h('option', { value: t.id, text: t.name + ' (' + t.count + ')' })));
+    sel.value = keep;
+    $('#list-info').textContent = data.matches + ' of ' + data.total + ' agents' +
+      (data.agents.length < data.matches ? ' · showing ' + data.agents.length : '');
+    $('#more').hidden = data.agents.length >= data.matches;
+    const ul = $('#agent-list');
+    const items = data.agents.map((a) => {
+      const st = a.paused ? 'paused' : a.status;
+      return h('li', { 'data-id': a.id, class: 'agent-item' + (a.id === S.agentId ? ' sel' : ''), title: a.treeName + ' · ' + st, onclick: () => openAgent(a.id) },
+        h('span', { class: 'dot ' + st }),
+        h('span', { class: 'aid', text: '#' + a.id }),
+        h('span', { class: 'alabel', text: a.label || a.treeName }),
+        a.watched ? h('span', { class: 'eye', text: '◉', title: 'watched' }) : null);
+    });
+    ul.replaceChildren(...items);
+  }
+
+  function renderTreeCounts(trees) {
+    const box = $('#tree-counts');
+    const chips = trees.map((t) => {
+      const b = t.byStatus || {};
+      const detail = ['running', 'success', 'failure', 'idle', 'paused'].filter((k) => b[k]).map((k) => b[k] + ' ' + k).join(', ');
+      return h('span', { class: 'chip' + (String(t.id) === S.list.tree ? ' on' : ''), title: detail,
+        onclick: () => { S.list.tree = String(t.id) === S.list.tree ? '' : String(t.id); $('#filter-tree').value = S.list.tree; loadAgents(); } },
+      t.name + ' ', h('small', { text: String(t.count) }));
+    });
+    box.replaceChildren(...chips);
+  }
+
+  function scheduleList() {
+    clearTimeout(listTimer);
+    listTimer = setTimeout(loadAgents, 200);
+  }
+
+  // --- tree drawing ------------------------------------------------------
+
+  function drawTree() {
+    const vp = $('#viewport');
+    vp.replaceChildren();
+    const t = S.tree;
+    S.nodeEls = [];
+    S.edgeEls = [];
+    S.depth = [];
+    const edges = s('g', { class: 'edges' });
+    const nodes = s('g', { class: 'nodes' });
+    vp.append(edges, nodes);
+    const NH = 40;
+    const drawKids = (n) => (n.guard >= 0 ? [n.guard] : []).concat(n.children);
+    // Depths, for indentation in the statistics table.
+    const walk = (i, d) => { S.depth[i] = d; for (const c of drawKids(t.nodes[i])) walk(c, d + 1); };
+    if (t.nodes.length) walk(0, 0);
+    for (const n of t.nodes) {
+      for (const c of drawKids(n)) {
+        const k = t.nodes[c];
+        const y1 = n.y + NH;
+        const y2 = k.y;
+        const my = (y1 + y2) / 2;
+        const path = s('path', {
+          d: `M${n.x},${y1} C${n.x},${my} ${k.x},${my} ${k.x},${y2}`,
+          class: 'edge' + (c === n.guard ? ' guard' : ''),
+        });
+        edges.append(path);
+        S.edgeEls[c] = path;
+      }
+    }
+    for (const n of t.nodes) {
+      const g = s('g', { class: 'node st-never', 'data-id': n.id, 'data-status': 'never', transform: `translate(${n.x - n.w / 2},${n.y})` });
+      const title = s('title');
+      title.textContent = [n.type + (n.name ? ' "' + n.name + '"' : ''), n.path,
+        n.params ? JSON.stringify(n.params) : '', n.abort ? 'abort: ' + n.abort : '', n.inGuard ? 'guard condition (evaluated without events)' : ''].filter(Boolean).join('\n');
+      g.append(title, s('rect', { width: n.w, height: NH, rx: 6 }));
+      const maxChars = Math.floor((n.w - 14) / 6.6);
+      const cut = (str) => (str.length > maxChars ? str.slice(0, maxChars - 1) + '…' : str);
+      const t1 = s('text', { x: 8, y: 16, class: 'lbl' });
+      t1.textContent = cut(n.label);
+      g.append(t1);
+      if (n.sub) {
+        const t2 = s('text', { x: 8, y: 31, class: 'sub' });
+        t2.textContent = cut(n.sub);
+        g.append(t2);
+      }
+      if (n.abort) {
+        const m = s('text', { x: n.w - 5, y: 12, 'text-anchor': 'end', class: 'mk' });
+        m.textContent = '⤴' + n.abort;
+        g.append(m);
+      }
+      if (n.guard >= 0) {
+        g.append(s('circle', { cx: 0, cy: 0, r: 7, class: 'gbadge' }));
+        const gt = s('text', { x: 0, y: 3, 'text-anchor': 'middle', class: 'gbadge-t' });
+        gt.textContent = 'G';
+        g.append(gt);
+      }
+      if (n.inGuard) g.classList.add('guardnode');
+      nodes.append(g);
+      S.nodeEls[n.id] = g;
+    }
+  }
+
+  // paint colours the nodes from a status string (a letter per node).
+  function paint(letters) {
+    const t = S.tree;
+    if (!t || !letters) return;
+    for (let i = 0; i < t.nodes.length; i++) {
+      const ch = letters[i] || '.';
+      const low = ch.toLowerCase();
+      const st = STATUS[low] || 'never';
+      const visited = ch !== low;
+      const g = S.nodeEls[i];
+      let cls = 'node st-' + st;
+      if (!visited && st !== 'never') cls += ' faded';
+      if (t.nodes[i].inGuard) cls += ' guardnode';
+      if (i === S.selected) cls += ' selected';
+      g.setAttribute('class', cls);
+      g.setAttribute('data-status', st);
+      g.setAttribute('data-visited', visited ? '1' : '0');
+      const e = S.edgeEls[i];
+      if (e) e.classList.toggle('hot', st === 'running' && visited);
+    }
+  }
+
+  // --- zoom and pan ------------------------------------------------------
+
+  function applyView() {
+    const v = S.view;
+    $('#viewport').setAttribute('transform', `translate(${v.x},${v.y}) scale(${v.k})`);
+  }
+
+  function fit() {
+    const svg = $('#tree');
+    const W = svg.clientWidth || 800;
+    const H = svg.clientHeight || 500;
+    const t = S.tree;
+    if (!t) return;
+    const k = Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
+    S.view = { k, x: (W - t.width * k) / 2, y: 8 };
+    applyView();
+  }
+
+  // focus shows the tree at a readable size: all of it when it fits,
+  // else centred on node id (the running leaf, or the root).
+  function focus(id, smooth) {
+    const svg = $('#tree');
+    const W = svg.clientWidth || 800;
+    const H = svg.clientHeight || 500;
+    const t = S.tree;
+    if (!t || !t.nodes.length) return;
+    const fitK = Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
+    if (fitK >= 0.7) {
+      fit();
+      return;
+    }
+    const n = t.nodes[id >= 0 && id < t.nodes.length ? id : 0];
+    const k = Math.max(fitK, 0.85);
+    const y = (t.height + 20) * k <= H - 30 ? 8 : Math.min(8, H / 2 - (n.y + 20) * k);
+    const target = { k, x: W / 2 - n.x * k, y };
+    if (!smooth) {
+      S.view = target;
+      applyView();
+      return;
+    }
+    const from = Object.assign({}, S.view);
+    const t0 = performance.now();
+    const stepAnim = (now) => {
+      const f = Math.min(1, (now - t0) / 300);
+      const e = f * (2 - f);
+      S.view = { k: from.k + (target.k - from.k) * e, x: from.x + (target.x - from.x) * e, y: from.y + (target.y - from.y) * e };
+      applyView();
+      if (f < 1) requestAnimationFrame(stepAnim);
+    };
+    requestAnimationFrame(stepAnim);
+  }
+
+  function setFollow(on) {
+    S.follow = on;
+    $('#btn-follow').classList.toggle('on', on);
+    if (on && S.shown) followRunning(S.shown.running || [], true);
+  }
+
+  // followRunning keeps the first running leaf in view.
+  function followRunning(paths, force) {
+    if (!S.follow || !paths.length) return;
+    const leaf = paths[0][paths[0].length - 1];
+    if (leaf === S.followed && !force) return;
+    S.followed = leaf;
+    focus(leaf, true);
+  }
+
+  function zoomAt(px, py, f) {
+    const v = S.view;
+    const k = Math.min(6, Math.max(0.05, v.k * f));
+    f = k / v.k;
+    v.x = px - (px - v.x) * f;
+    v.y = py - (py - v.y) * f;
+    v.k = k;
+    applyView();
+  }
+
+  function setupPanZoom() {
+    const svg = $('#tree');
+    svg.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      setFollow(false);
+      zoomAt(e.offsetX, e.offsetY, Math.exp(-e.deltaY * 0.0015));
+    }, { passive: false });
+    let drag = null;
+    svg.addEventListener('pointerdown', (e) => {
+      drag = { x: e.clientX, y: e.clientY, vx: S.view.x, vy: S.view.y, moved: false };
+      svg.setPointerCapture(e.pointerId);
+    });
+    svg.addEventListener('pointermove', (e) => {
+      if (!drag) return;
+      const dx = e.clientX - drag.x;
+      const dy = e.clientY - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3 && !drag.moved) { drag.moved = true; svg.classList.add('dragging'); setFollow(false); }
+      S.view.x = drag.vx + dx;
+      S.view.y = drag.vy + dy;
+      applyView();
+    });
+    svg.addEventListener('pointerup', (e) => {
+      const d = drag;
+      drag = null;
+      svg.classList.remove('dragging');
+      if (d && !d.moved) {
+        const target = document.elementFromPoint(e.clientX, e.clientY);
+        const g = target && target.closest('g.node');
+        if (g) selectNode(Number(g.getAttribute('data-id')));
+      }
+    });
+    $('#btn-fit').onclick = () => { setFollow(false); fit(); };
+    $('#btn-follow').onclick = () => setFollow(!S.follow);
+    $('#btn-zoom-in').onclick = () => { setFollow(false); zoomAt(svg.clientWidth / 2, svg.clientHeight / 2, 1.25); };
+    $('#btn-zoom-out').onclick = () => { setFollow(false); zoomAt(svg.clientWidth / 2, svg.clientHeight / 2, 0.8); };
+    window.addEventListener('resize', () => drawStrip());
+  }
+
+  // --- opening an agent and the live stream ---------------------------------
+
+  async function openAgent(id) {
+    if (!Number.isInteger(id) || id < 0) return;
+    let info;
+    try {
+      info = await api('api/agents/' + id);
+    } catch (err) {
+      notice('Agent ' + id + ': ' + err.message);
+      $('#agent-view').hidden = false;
+      $('#empty').hidden = true;
+      return;
+    }
+    S.agentId = id;
+    S.agent = info;
+    writeHash();
+    for (const li of document.querySelectorAll('#agent-list li')) li.classList.toggle('sel', Number(li.dataset.id) === id);
+    $('#empty').hidden = true;
+    $('#agent-view').hidden = false;
+    notice('');
+    if (S.treeId !== info.tree) {
+      S.tree = await api('api/trees/' + info.tree);
+      S.treeId = info.tree;
+      S.selected = -1;
+      drawTree();
+      focus(0, false);
+    }
+    S.followed = -1;
+    S.timeline = [];
+    S.latest = null;
+    S.shown = null;
+    S.stats = null;
+    S.prevBB = new Map();
+    setLive(true);
+    renderAgentBar(info);
+    $('#btn-export').href = 'api/agents/' + id + '/export';
+    connect();
+  }
+
+  function connect() {
+    if (S.es) S.es.close();
+    const url = S.agentId != null ? 'api/stream?agent=' + S.agentId : 'api/stream';
+    const es = new EventSource(url);
+    S.es = es;
+    setConn('');
+    es.onopen = () => setConn('live');
+    es.onerror = () => setConn('down');
+    es.addEventListener('summary', (e) => renderSummary(JSON.parse(e.data)));
+    es.addEventListener('agent', (e) => onAgent(JSON.parse(e.data)));
+    es.addEventListener('gone', () => {
+      notice('This agent was removed from the manager.');
+      es.close();
+      setConn('down');
+    });
+  }
+
+  function onAgent(d) {
+    S.latest = d;
+    S.agent = d.agent;
+    S.stats = d.stats;
+    // Merge the timeline (a reconnect resends it).
+    const lastSeq = S.timeline.length ? S.timeline[S.timeline.length - 1][0] : 0;
+    for (const t of d.timeline) if (t[0] > lastSeq) S.timeline.push(t);
+    while (S.timeline.length && S.timeline[0][0] < d.first) S.timeline.shift();
+    renderAgentBar(d.agent);
+    const r = $('#tl-range');
+    r.min = d.first || 0;
+    r.max = d.seq || 0;
+    if (S.live) {
+      r.value = d.seq;
+      show({ seq: d.seq, tick: d.tick, nowMs: d.agent.nowMs, status: d.agent.status, nodes: d.nodes, running: d.running,
+        events: d.events, agentScope: d.agentScope, globalScope: d.globalScope, live: true });
+    }
+    drawStrip();
+    if (S.tab === 'stats') renderStats();
+    if (S.tab === 'node') renderNode();
+  }
+
+  function renderAgentBar(a) {
+    $('#agent-title').textContent = 'Agent #' + a.id + ' · ' + a.treeName;
+    $('#agent-label').textContent = a.label || '';
+    const st = $('#agent-status');
+    st.textContent = a.paused ? 'paused' : a.status;
+    st.className = 'pill ' + (a.paused ? 'paused' : a.status);
+    const ctl = S.session && S.session.controls;
+    $('#controls').hidden = !ctl;
+    $('#bb-form').hidden = !ctl;
+    $('#token').hidden = !ctl || !!S.token;
+    $('#btn-pause').disabled = a.paused;
+    $('#btn-resume').disabled = !a.paused;
+  }
+
+  // show renders one tick (live or from the history).
+  function show(v) {
+    S.shown = v;
+    paint(v.nodes);
+    renderRunning(v.running || []);
+    if (v.live) followRunning(v.running || [], false);
+    renderBB(v);
+    if (S.tab === 'events') renderEvents();
+    if (S.tab === 'node') renderNode();
+    const row = S.timeline.find((t) => t[0] === v.seq);
+    const tick = v.tick != null ? v.tick : row ? row[1] : '?';
+    $('#tl-label').textContent = (v.live ? 'live · ' : 'history · ') + 'record ' + v.seq + ' · tick ' + tick +
+      ' · t=' + fmtMs(v.nowMs) + ' · root ' + v.status + (v.between ? ' · between ticks' : '') +
+      ' · ' + (v.events ? v.events.length : 0) + ' events';
+    drawStrip();
+  }
+
+  // --- running now -------------------------------------------------------
+
+  function renderRunning(paths) {
+    const ol = $('#running-list');
+    if (!paths.length) {
+      ol.replaceChildren(h('li', { class: 'muted', text: 'nothing running' }));
+      return;
+    }
+    ol.replaceChildren(...paths.map((p) => {
+      const li = h('li', {});
+      p.forEach((id, k) => {
+        if (k) li.append(h('span', { class: 'sep', text: '›' }));
+        li.append(h('span', { class: 'crumb' + (k === p.length - 1 ? ' leaf' : ''), text: label(id), onclick: () => selectNode(id) }));
+      });
+      return li;
+    }));
+  }
+
+  // --- blackboard --------------------------------------------------------
+
+  function renderBB(v) {
+    const now = v.nowMs;
+    const fill = (sel, rows, scope) => {
+      const tb = $(sel + ' tbody');
+      if (!rows || !rows.length) {
+        tb.replaceChildren(h('tr', {}, h('td', { colspan: 4, class: 'muted', text: 'empty' })));
+        return;
+      }
+      tb.replaceChildren(...rows.map((e) => {
+        const id = scope + e.key;
+        const changed = S.prevBB.has(id) && S.prevBB.get(id) !== e.text;
+        S.prevBB.set(id, e.text);
+        let exp = '';
+        if (e.expiresMs != null) {
+          const left = e.expiresMs - now;
+          exp = left >= 0 ? 'in ' + fmtMs(left) : 'expired';
+        }
+        const shown = typeof e.value === 'number' ? fmtNum(e.value) : e.text;
+        return h('tr', { class: changed ? 'changed' : '', 'data-key': e.key },
+          h('td', { text: e.key }), h('td', { class: 'muted', text: e.type }), h('td', { class: 'v', text: shown, title: e.text }), h('td', { class: 'muted', text: exp }));
+      }));
+    };
+    fill('#bb-agent', v.agentScope, 'a:');
+    fill('#bb-global', v.globalScope, 'g:');
+  }
+
+  // --- node details and statistics ----------------------------------------
+
+  function selectNode(id) {
+    S.selected = id;
+    if (S.shown) paint(S.shown.nodes);
+    setTab('node');
+  }
+
+  function statRow(i) {
+    return S.stats && S.stats[i] ? S.stats[i] : [0, 0, 0, 0, 0, 0, 0, 0];
+  }
+
+  function renderNode() {
+    const box = $('#tab-node');
+    const t = S.tree;
+    if (!t || S.selected < 0 || S.selected >= t.nodes.length) {
+      box.replaceChildren(h('p', { class: 'muted', text: 'Click a node in the tree.' }));
+      return;
+    }
+    const n = t.nodes[S.selected];
+    const st = statRow(n.id);
+    const letter = S.shown && S.shown.nodes ? S.shown.nodes[n.id] : '.';
+    const status = STATUS[(letter || '.').toLowerCase()] + (letter && letter !== letter.toLowerCase() ? ' (this tick)' : ' (earlier tick)');
+    const dl = h('dl', { class: 'node-info' });
+    const add = (k, v) => { if (v !== '' && v != null) dl.append(h('dt', { text: k }), h('dd', { text: String(v) })); };
+    add('label', n.label);
+    add('type', n.type);
+    add('id', n.id);
+    add('path', n.path);
+    add('status', n.inGuard ? 'guard condition: evaluated without events' : status);
+    add('abort', n.abort || '');
+    if (n.guard >= 0) add('guard', label(n.guard) + ' (#' + n.guard + ')');
+    if (n.guardOf >= 0) add('guards', label(n.guardOf) + ' (#' + n.guardOf + ')');
+    add('ticks', st[0]);
+    add('successes', st[1]);
+    add('failures', st[2]);
+    add('running', st[3]);
+    add('starts', st[4]);
+    add('halts', st[5]);
+    add('aborts', st[6]);
+    add('time', (st[7] / 1000).toFixed(3) + ' ms' + (st[0] ? ' · ' + (st[7] / st[0]).toFixed(2) + ' µs/tick' : ''));
+    const kids = [h('h4', { text: 'Node' }), dl];
+    if (n.params) kids.push(h('h4', { text: 'Parameters' }), h('pre', { text: JSON.stringify(n.params, null, 2) }));
+    box.replaceChildren(...kids);
+  }
+
+  function renderStats() {
+    const t = S.tree;
+    const tb = $('#stats-table tbody');
+    if (!t) return;
+    $('#stats-note').textContent = 'Since watching began. Time is wall time inside each node\'s ticks (children included).';
+    const ids = t.nodes.filter((n) => !n.inGuard).map((n) => n.id);
+    const key = S.statsSort;
+    if (key !== 'id') {
+      ids.sort((a, b) => {
+        const x = statRow(a);
+        const y = statRow(b);
+        if (key === 'avg') return (y[0] ? y[7] / y[0] : 0) - (x[0] ? x[7] / x[0] : 0);
+        return y[Number(key)] - x[Number(key)];
+      });
+    }
+    tb.replaceChildren(...ids.map((i) => {
+      const r = statRow(i);
+      const pad = key === 'id' ? '\u00a0\u00a0'.repeat(S.depth[i] || 0) : '';
+      return h('tr', { class: i === S.selected ? 'sel' : '', onclick: () => selectNode(i) },
+        h('td', { text: pad + label(i) }), h('td', { text: r[0] }), h('td', { text: r[1] }), h('td', { text: r[2] }),
+        h('td', { text: r[5] }), h('td', { text: (r[7] / 1000).toFixed(2) }), h('td', { text: r[0] ? (r[7] / r[0]).toFixed(1) : '' }));
+    }));
+  }
+
+  function renderEvents() {
+    const ol = $('#events-list');
+    const v = S.shown;
+    if (!v || !v.events || !v.events.length) {
+      ol.replaceChildren(h('li', { class: 'muted', text: 'no events in this tick' }));
+      return;
+    }
+    ol.replaceChildren(...v.events.map((e) => {
+      const li = h('li', { onclick: () => selectNode(e.node) });
+      li.append(h('span', { class: 'muted', text: '+' + e.atUs.toFixed(1) + 'µs ' }));
+      li.append(h('span', { class: 'k-' + e.kind, text: e.kind + ' ' }));
+      li.append(document.createTextNode(label(e.node)));
+      if (e.status) li.append(h('span', { class: 's-' + e.status, text: ' → ' + e.status }));
+      if (e.cond != null) li.append(h('span', { class: 'muted', text: ' (condition ' + label(e.cond) + ' changed)' }));
+      return li;
+    }));
+  }
+
+  function setTab(name) {
+    S.tab = name;
+    for (const b of document.querySelectorAll('.tabs button')) b.classList.toggle('on', b.dataset.tab === name);
+    for (const t of ['bb', 'node', 'stats', 'events']) $('#tab-' + t).hidden = t !== name;
+    if (name === 'node') renderNode();
+    if (name === 'stats') renderStats();
+    if (name === 'events') renderEvents();
+  }
+
+  // --- timeline -----------------------------------------------------------
+
+  function setLive(on) {
+    S.live = on;
+    $('#btn-live').classList.toggle('on', on);
+    if (on && S.latest) onAgent(Object.assign({}, S.latest, { timeline: [] }));
+  }
+
+  function drawStrip() {
+    const c = $('#tl-strip');
+    const W = c.clientWidth;
+    if (!W) return;
+    if (c.width !== W) c.width = W;
+    const H = c.height;
+    const ctx = c.getContext('2d');
+    ctx.clearRect(0, 0, W, H);
+    const tl = S.timeline;
+    if (!tl.length) return;
+    const n = (S.session && S.session.history) || 500;
+    const bw = W / Math.max(n, tl.length);
+    const colour = { r: '#f0a020', s: '#2ea86b', f: '#e0483e' };
+    let maxEv = 1;
+    for (const t of tl) maxEv = Math.max(maxEv, t[4]);
+    tl.forEach((t, i) => {
+      ctx.fillStyle = t[5] ? '#8e6ad8' : colour[t[3]] || '#aab2bd';
+      const hgt = 6 + (H - 6) * Math.min(1, Math.log1p(t[4]) / Math.log1p(maxEv));
+      ctx.fillRect(i * bw, H - hgt, Math.max(1, bw - (bw > 3 ? 1 : 0)), hgt);
+    });
+    if (S.shown) {
+      const i = tl.findIndex((t) => t[0] === S.shown.seq);
+      if (i >= 0) {
+        ctx.fillStyle = '#1d2330';
+        ctx.fillRect(i * bw + bw / 2 - 1, 0, 2, H);
+      }
+    }
+  }
+
+  function scrubTo(seq) {
+    if (!S.latest) return;
+    seq = Math.max(S.latest.first, Math.min(S.latest.seq, seq));
+    $('#tl-range').value = seq;
+    if (seq === S.latest.seq && S.live) return;
+    setLive(false);
+    S.scrubSeq = seq;
+    clearTimeout(S.scrubTimer);
+    S.scrubTimer = setTimeout(async () => {
+      try {
+        const v = await api('api/agents/' + S.agentId + '/ticks/' + seq);
+        if (S.scrubSeq === seq && !S.live) show(v);
+      } catch (err) {
+        $('#tl-label').textContent = 'record ' + seq + ': ' + err.message;
+      }
+    }, 50);
+  }
+
+  function setupTimeline() {
+    $('#tl-range').addEventListener('input', (e) => scrubTo(Number(e.target.value)));
+    $('#btn-live').onclick = () => setLive(true);
+    $('#btn-prev').onclick = () => scrubTo((S.shown ? S.shown.seq : 0) - 1);
+    $('#btn-next').onclick = () => scrubTo((S.shown ? S.shown.seq : 0) + 1);
+    $('#tl-strip').addEventListener('click', (e) => {
+      const tl = S.timeline;
+      if (!tl.length) return;
+      const n = (S.session && S.session.history) || 500;
+      const bw = e.target.clientWidth / Math.max(n, tl.length);
+      const i = Math.min(tl.length - 1, Math.floor(e.offsetX / bw));
+      if (i >= 0) scrubTo(tl[i][0]);
+    });
+  }
+
+  // --- controls -----------------------------------------------------------
+
+  async function control(op) {
+    try {
+      const r = await post('api/agents/' + S.agentId + '/' + op);
+      renderAgentBar(r.agent);
+      notice('');
+    } catch (err) {
+      notice(op + ': ' + err.message);
+    }
+  }
+
+  function setupControls() {
+    $('#btn-pause').onclick = () => control('pause');
+    $('#btn-resume').onclick = () => control('resume');
+    $('#btn-step').onclick = () => control('step');
+    $('#token').addEventListener('change', (e) => {
+      S.token = e.target.value.trim();
+      try { sessionStorage.setItem('arbor-token', S.token); } catch (_) { /* private mode */ }
+    });
+    $('#bb-form').addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const key = $('#bb-key').value.trim();
+      const raw = $('#bb-value').value.trim();
+      let value = null;
+      if (raw !== '') {
+        try { value = JSON.parse(raw); } catch (_) { value = raw; }
+      }
+      const ttl = Number($('#bb-ttl').value || 0);
+      try {
+        if (key.startsWith('@') && !ttl && S.agentId == null) await post('api/globals', { key, value });
+        else await post('api/agents/' + S.agentId + '/blackboard', { key, value, ttlMs: ttl });
+        $('#bb-msg').textContent = raw === '' ? 'deleted ' + key : 'set ' + key + ' (shown after the next tick)';
+      } catch (err) {
+        $('#bb-msg').textContent = err.message;
+      }
+    });
+  }
+
+  // --- start --------------------------------------------------------------
+
+  async function start() {
+    const want = readHash();
+    try {
+      const sess = await api('api/session');
+      S.session = sess;
+      document.title = sess.title;
+      $('#title').textContent = sess.title;
+      $('#links').replaceChildren(...sess.links.map((l) => h('a', { href: l.url, text: l.name })));
+      renderSummary(sess);
+    } catch (err) {
+      setConn('down');
+      $('#list-info').textContent = 'cannot reach the debugger: ' + err.message;
+    }
+    $('#search').addEventListener('input', (e) => { S.list.q = e.target.value.trim(); scheduleList(); });
+    $('#filter-tree').addEventListener('change', (e) => { S.list.tree = e.target.value; loadAgents(); });
+    $('#filter-status').addEventListener('change', (e) => { S.list.status = e.target.value; loadAgents(); });
+    $('#more').onclick = () => { S.list.limit += 200; loadAgents(); };
+    for (const b of document.querySelectorAll('.tabs button')) b.onclick = () => setTab(b.dataset.tab);
+    for (const th of document.querySelectorAll('#stats-table th[data-sort]')) th.onclick = () => { S.statsSort = th.dataset.sort; renderStats(); };
+    setupPanZoom();
+    setupTimeline();
+    setupControls();
+    await loadAgents();
+    setInterval(() => { if (!document.hidden) loadAgents(); }, 1500);
+    if (want != null) openAgent(want);
+    else connect();
+    window.addEventListener('hashchange', () => {
+      const id = readHash();
+      if (id != null && id !== S.agentId) openAgent(id);
+    });
+  }
+
+  start();
+})();

@@ -1,6 +1,7 @@
 package arbor
 
 import (
+	"fmt"
 	"log/slog"
 	"reflect"
 	"time"
@@ -90,19 +91,38 @@ func WithID(id int) AgentOption { return func(a *Agent) { a.id = id } }
 // NewAgent binds a new agent to a compiled tree and calls the awake
 // callback of every user node that has one.
 func NewAgent(t *Tree, opts ...AgentOption) *Agent {
-	a := &Agent{tree: t}
+	a := &Agent{}
+	a.bb = newBlackboard(nil, t.keySlots)
+	a.ctx.agent = a
+	a.bind(t)
+	for _, o := range opts {
+		o(a)
+	}
+	if a.bb.global == nil {
+		a.bb.global = NewGlobals()
+	}
+	a.awake()
+	return a
+}
+
+// bind gives the agent fresh state for tree t.
+func (a *Agent) bind(t *Tree) {
+	a.tree = t
 	// One allocation holds the agent's pointer-free state: the node state
 	// bytes, the node memory words and the user nodes' memory.
 	stWords := (len(t.nodes) + 7) / 8
 	block := make([]uint64, stWords+t.words)
+	a.st, a.mem = nil, nil
 	if stWords > 0 {
 		a.st = unsafe.Slice((*uint8)(unsafe.Pointer(&block[0])), len(t.nodes))
 	}
 	if t.words > 0 {
 		a.mem = unsafe.Slice((*int64)(unsafe.Pointer(&block[stWords])), t.words)
 	}
-	a.bb = newBlackboard(nil, t.keySlots)
 	a.bb.reserve(t.keySlots)
+	if a.cold != nil {
+		a.cold.umem = nil
+	}
 	if t.userSlots > 0 {
 		c := a.coldPart()
 		c.umem = make([]any, t.userSlots)
@@ -113,20 +133,34 @@ func NewAgent(t *Tree, opts ...AgentOption) *Agent {
 			}
 		}
 	}
+	a.obs = nil
 	if t.observers > 0 {
 		a.obs = make([]observer, 0, t.observers)
 	}
-	a.ctx.agent = a
-	for _, o := range opts {
-		o(a)
-	}
-	if a.bb.global == nil {
-		a.bb.global = NewGlobals()
-	}
-	for _, i := range t.awake {
+	a.obsSeq = 0
+	a.status = Invalid
+}
+
+// awake calls the awake callbacks of the tree's user nodes.
+func (a *Agent) awake() {
+	for _, i := range a.tree.awake {
 		a.callUser(i, callAwake, 0)
 	}
-	return a
+}
+
+// SetTree moves the agent to another tree (hot reload): its running nodes
+// are halted (their halt callbacks run, exactly once), the agent gets
+// fresh node state for t and the awake callbacks of t's user nodes run.
+// The blackboard, owner and options are kept; the next tick starts t
+// afresh. Called from inside the agent's tick it is an error.
+func (a *Agent) SetTree(t *Tree) error {
+	if a.busy {
+		return fmt.Errorf("set tree of agent %d: called from inside its tick", a.id)
+	}
+	a.Halt()
+	a.bind(t)
+	a.awake()
+	return nil
 }
 
 // Tree returns the compiled tree the agent runs.

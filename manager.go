@@ -97,6 +97,20 @@ func (m *Manager) Remove(a *Agent) bool {
 	return false
 }
 
+// Reload moves every agent running old to tree t (hot reload, see
+// Agent.SetTree): running nodes are halted, blackboards kept. It returns
+// how many agents moved. Call it between ticks.
+func (m *Manager) Reload(old, t *Tree) int {
+	n := 0
+	for _, a := range m.agents {
+		if a.tree == old {
+			_ = a.SetTree(t) // not busy: the manager is between ticks
+			n++
+		}
+	}
+	return n
+}
+
 // Len returns the number of agents.
 func (m *Manager) Len() int { return len(m.agents) }
 

@@ -1,5 +1,7 @@
 package arbor
 
+import "sync"
+
 // Tree is a compiled, immutable tree definition. Any number of agents share
 // one Tree; all run-time state lives in the Agent.
 //
@@ -17,6 +19,8 @@ type Tree struct {
 	keySlots  int        // agent-scope blackboard slots the tree mentions
 	observers int        // condition leaves that can become observers
 	awake     []int32
+	fpOnce    sync.Once
+	fp        string // Fingerprint
 }
 
 // node is one compiled node. Hot fields first.

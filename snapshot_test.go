@@ -1,0 +1,172 @@
+package arbor_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arborbt/arbor"
+)
+
+// A restored agent continues exactly as the original.
+func TestSnapshotRestoreContinues(t *testing.T) {
+	tree := benchGuardTree(t)
+	orig := arbor.NewAgent(tree)
+	driveGuard(orig, 5, 37)
+	orig.Blackboard().Set("list", []any{1.0, "two"})
+	orig.Blackboard().SetTTL("temp", "x", time.Hour)
+	data, err := orig.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyA := arbor.NewAgent(tree)
+	if err := copyA.Restore(data); err != nil {
+		t.Fatal(err)
+	}
+	if v := copyA.Blackboard().Value("list"); !v.Equal(arbor.ValueOf([]any{1.0, "two"})) {
+		t.Fatalf("list = %v", v)
+	}
+	if v, ok := copyA.Blackboard().Lookup("temp"); !ok || v.String() != `"x"` {
+		t.Fatalf("temp = %v %v", v, ok)
+	}
+	// Same inputs from here on: same results.
+	a := fmt.Sprint(driveGuard(orig, 99, 200))
+	b := fmt.Sprint(driveGuard(copyA, 99, 200))
+	if a != b {
+		t.Fatal("the restored agent diverged")
+	}
+}
+
+func TestRestoreRejectsAnotherTree(t *testing.T) {
+	a := arbor.NewAgent(mustCompile(t, arbor.NewRegistry(), arbor.WaitTicks(3)))
+	a.Blackboard().Set("k", 1)
+	a.Tick(time.Second)
+	data, err := a.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := arbor.NewAgent(mustCompile(t, arbor.NewRegistry(), arbor.WaitTicks(4)))
+	if err := other.Restore(data); !errors.Is(err, arbor.ErrTreeMismatch) {
+		t.Fatalf("err = %v, want ErrTreeMismatch", err)
+	}
+	if err := other.Restore(data, arbor.KeepBlackboard()); err != nil {
+		t.Fatal(err)
+	}
+	if v := other.Blackboard().Value("k"); v.String() != "1" {
+		t.Fatalf("k = %v, want the blackboard kept", v)
+	}
+	if other.Running(0) {
+		t.Fatal("the tree must start afresh")
+	}
+}
+
+type opaque struct{ p *int }
+
+func TestSnapshotNamesValuesWithoutCodec(t *testing.T) {
+	a := arbor.NewAgent(mustCompile(t, arbor.NewRegistry(), arbor.AlwaysSuccess()))
+	a.Blackboard().Set("thing", opaque{})
+	_, err := a.Snapshot()
+	if err == nil || !strings.Contains(err.Error(), "arbor_test.opaque") || !strings.Contains(err.Error(), "codec") {
+		t.Fatalf("err = %v", err)
+	}
+	arbor.RegisterCodec("test/opaque", func(opaque) ([]byte, error) { return []byte{1}, nil },
+		func([]byte) (opaque, error) { return opaque{}, nil })
+	data, err := a.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := arbor.NewAgent(a.Tree())
+	if err := b.Restore(data); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := b.Blackboard().Value("thing").Interface().(opaque); !ok {
+		t.Fatal("the value did not come back through its codec")
+	}
+}
+
+func TestManagerSnapshotRestore(t *testing.T) {
+	tree := benchGuardTree(t)
+	m := arbor.NewManager(arbor.WithWorkers(2))
+	defer m.Close()
+	for i := 0; i < 300; i++ {
+		m.Add(tree)
+	}
+	m.Globals().Set("@round", 7)
+	m.Remove(m.Agent(3)) // ids need not be dense
+	for tick := 1; tick <= 20; tick++ {
+		for _, a := range m.Agents() {
+			driveGuard(a, uint64(a.ID()+tick), 0)
+		}
+		m.Tick(time.Duration(tick) * time.Second)
+	}
+	var buf bytes.Buffer
+	if err := m.Snapshot(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r := arbor.NewManager(arbor.WithWorkers(2))
+	defer r.Close()
+	if err := r.Restore(&buf, map[string]*arbor.Tree{tree.Name(): tree}); err != nil {
+		t.Fatal(err)
+	}
+	if r.Len() != m.Len() || r.Agent(3) != nil || r.Agent(299) == nil {
+		t.Fatalf("restored %d agents, want %d with the same ids", r.Len(), m.Len())
+	}
+	if v, _ := r.Globals().Lookup("@round", 0); v.String() != "7" {
+		t.Fatalf("@round = %v", v)
+	}
+	for i, a := range m.Agents() {
+		got := fmt.Sprint(driveGuard(r.Agents()[i], 42, 50))
+		if want := fmt.Sprint(driveGuard(a, 42, 50)); got != want {
+			t.Fatalf("agent %d diverged after restore", a.ID())
+		}
+	}
+}
+
+func TestRestoreRejectsGarbage(t *testing.T) {
+	tree := benchGuardTree(t)
+	a := arbor.NewAgent(tree)
+	driveGuard(a, 1, 10)
+	data, err := a.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cut := 0; cut < len(data); cut++ {
+		if err := arbor.NewAgent(tree).Restore(data[:cut]); err == nil {
+			t.Fatalf("a snapshot cut at %d of %d bytes restored", cut, len(data))
+		}
+	}
+}
+
+// Hot reload: agents on the old tree halt their running nodes once, keep
+// their blackboards and run the new tree.
+func TestManagerReload(t *testing.T) {
+	reg := arbor.NewRegistry()
+	var halts, ticks int
+	if err := arbor.RegisterAction[recorder, struct{}](reg, "Rec"); err != nil {
+		t.Fatal(err)
+	}
+	recHalts, recTicks = &halts, &ticks
+	oldTree := mustCompile(t, reg, arbor.Sequence(arbor.Leaf("Rec")))
+	newTree := mustCompile(t, reg, arbor.Sequence(arbor.Check("k", "==", 1), arbor.Set("done", true)))
+	other := mustCompile(t, reg, arbor.Leaf("Rec"))
+	m := arbor.NewManager(arbor.WithWorkers(1))
+	a, b, c := m.Add(oldTree), m.Add(oldTree), m.Add(other)
+	a.Blackboard().Set("k", 1)
+	m.Tick(time.Second)
+	if n := m.Reload(oldTree, newTree); n != 2 {
+		t.Fatalf("reloaded %d agents, want 2", n)
+	}
+	if halts != 2 {
+		t.Fatalf("halts = %d, want 2 (one per running agent)", halts)
+	}
+	m.Tick(2 * time.Second)
+	if a.Status() != arbor.Success || b.Status() != arbor.Failure || c.Tree() != other {
+		t.Fatalf("after reload: a %v, b %v", a.Status(), b.Status())
+	}
+	if v := a.Blackboard().Value("done"); v.String() != "true" {
+		t.Fatalf("done = %v", v)
+	}
+}

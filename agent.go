@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"sync"
 	"time"
 	"unsafe"
 )
@@ -44,6 +45,8 @@ type Agent struct {
 type agentCold struct {
 	umem    []any // user node memory with pointers (*M)
 	onError func(*NodeError)
+	budget  time.Duration // watchdog: wall time a user callback may take
+	onSlow  func(*NodeError)
 }
 
 func (a *Agent) coldPart() *agentCold {
@@ -80,6 +83,25 @@ func WithGlobals(g *Globals) AgentOption { return func(a *Agent) { a.bb.global =
 // logs them with log/slog.
 func WithErrorHandler(h func(*NodeError)) AgentOption {
 	return func(a *Agent) { a.coldPart().onError = h }
+}
+
+// WithWatchdog reports user node ticks that take longer than budget of wall
+// time: h receives a NodeError whose Err is a *SlowError (the node's result
+// is not changed). With no watchdog the engine reads no clock.
+func WithWatchdog(budget time.Duration, h func(*NodeError)) AgentOption {
+	return func(a *Agent) {
+		c := a.coldPart()
+		c.budget, c.onSlow = budget, h
+	}
+}
+
+// SlowError is the error of a watchdog report.
+type SlowError struct {
+	Elapsed, Budget time.Duration
+}
+
+func (e *SlowError) Error() string {
+	return fmt.Sprintf("tick took %v, over the watchdog budget of %v", e.Elapsed, e.Budget)
 }
 
 // WithTracer sets a function that receives every node event.
@@ -322,7 +344,41 @@ func (a *Agent) report(i int32, err error) {
 		a.cold.onError(ne)
 		return
 	}
-	slog.Warn("arbor: node error", "agent", a.id, "node", n.path, "type", n.typ, "time", time.Duration(a.bb.now), "err", err)
+	logNodeError(ne)
+}
+
+// logLimit rate-limits the default logging of node errors: a node failing
+// every tick in thousands of agents must not flood the log.
+var logLimit struct {
+	sync.Mutex
+	window     time.Time
+	logged     int
+	suppressed int
+}
+
+// maxLogsPerSecond bounds the node errors logged by default each second.
+const maxLogsPerSecond = 10
+
+// logNodeError logs a node error with log/slog, at most maxLogsPerSecond a
+// second; the number of errors left out is logged when the next second
+// begins.
+func logNodeError(ne *NodeError) {
+	now := time.Now() // diagnostics only: semantics never read the wall clock
+	logLimit.Lock()
+	if now.Sub(logLimit.window) >= time.Second {
+		if logLimit.suppressed > 0 {
+			slog.Warn("arbor: node errors not logged (rate limit)", "count", logLimit.suppressed)
+		}
+		logLimit.window, logLimit.logged, logLimit.suppressed = now, 0, 0
+	}
+	if logLimit.logged >= maxLogsPerSecond {
+		logLimit.suppressed++
+		logLimit.Unlock()
+		return
+	}
+	logLimit.logged++
+	logLimit.Unlock()
+	slog.Warn("arbor: node error", "agent", ne.Agent.id, "node", ne.Path, "type", ne.Type, "time", ne.Time, "err", ne.Err)
 }
 
 func (a *Agent) emit(e Event) {

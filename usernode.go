@@ -423,11 +423,24 @@ func (a *Agent) userTick(i int32, n *node) (s Status) {
 			s = Failure
 		}
 	}()
+	if a.cold != nil && a.cold.budget > 0 {
+		defer a.watch(i, time.Now())
+	}
 	s, err := n.tickFn(&a.ctx, a.userMem(n))
 	if err != nil || s < Success || s > Running || (s == Running && n.kind == kCondition) {
 		return a.badTick(i, n, s, err)
 	}
 	return s
+}
+
+// watch reports a user tick that overran the watchdog budget.
+func (a *Agent) watch(i int32, start time.Time) {
+	c := a.cold
+	if d := time.Since(start); d > c.budget && c.onSlow != nil {
+		m := &a.tree.meta[i]
+		c.onSlow(&NodeError{Path: m.path, Type: m.typ, Name: m.name, Agent: a, Time: time.Duration(a.bb.now),
+			Err: &SlowError{Elapsed: d, Budget: c.budget}})
+	}
 }
 
 // badTick reports a user tick that returned an error, an invalid status,

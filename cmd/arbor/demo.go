@@ -118,6 +118,22 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if dir, ok := treeDir(*trees); ok {
+		// Hot reload: edits to the tree files apply to the running village.
+		fmt.Fprintf(stdout, "Watching %s for changes to the trees.\n", dir)
+		go watchFiles(runCtx, []string{filepath.Join(dir, "villager.yaml"), filepath.Join(dir, "monster.yaml")}, time.Second, func(string) {
+			nv, nm, err := village.LoadTrees(os.DirFS(dir))
+			if err != nil {
+				fmt.Fprintf(stderr, "arbor demo: reload: the running trees stay:\n")
+				printErrors(stderr, err)
+				return
+			}
+			var moved int
+			sess.Do(func(m *arbor.Manager) { moved = m.Reload(vt, nv) + m.Reload(mt, nm) })
+			vt, mt = nv, nm
+			fmt.Fprintf(stdout, "arbor demo: reloaded the trees (%d agents)\n", moved)
+		})
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -132,6 +148,18 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 		return 1
 	}
 	return 0
+}
+
+// treeDir returns the directory the demo's trees are read from, if they
+// come from files (not the built-in copies).
+func treeDir(flagDir string) (string, bool) {
+	if flagDir != "" {
+		return flagDir, true
+	}
+	if _, err := os.Stat(filepath.Join(demoTreesDir, "villager.yaml")); err == nil {
+		return demoTreesDir, true
+	}
+	return "", false
 }
 
 // demoTrees picks the directory of the village's trees.
@@ -196,6 +224,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	}))
 	defer m.Close()
 	names := map[*arbor.Tree]string{}
+	current := map[string]*arbor.Tree{}
 	for _, path := range fset.Args() {
 		tree, err := loadMocked(path, mocks)
 		if err != nil {
@@ -203,6 +232,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 			return 1
 		}
 		names[tree] = filepath.Base(path)
+		current[path] = tree
 		for i := 0; i < *agents; i++ {
 			m.Add(tree)
 		}
@@ -232,6 +262,25 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	step := time.Duration(*tickMs * float64(time.Millisecond))
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Hot reload: a tree file edited on disk replaces its tree in the
+	// running agents (their running nodes are halted, blackboards kept).
+	go watchFiles(runCtx, fset.Args(), time.Second, func(path string) {
+		tree, err := loadMocked(path, mocks)
+		if err != nil {
+			fmt.Fprintf(stderr, "arbor serve: reload %s: the running tree stays:\n", path)
+			printErrors(stderr, err)
+			return
+		}
+		var moved int
+		sess.Do(func(m *arbor.Manager) {
+			old := current[path]
+			moved = m.Reload(old, tree)
+			delete(names, old)
+			names[tree] = filepath.Base(path)
+			current[path] = tree
+		})
+		fmt.Fprintf(stdout, "arbor serve: reloaded %s (%d agents)\n", path, moved)
+	})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -62,6 +62,16 @@
 // ascending agent id order afterwards, so results do not depend on the
 // number of workers.
 //
+// # Snapshots and hot reload
+//
+// Agent.Snapshot encodes an agent's running state and agent-scope
+// blackboard (versioned binary, with the tree's Fingerprint); Restore into
+// a fresh agent of the same tree continues exactly where it left off.
+// Manager.Snapshot streams the global scope and every agent. Blackboard
+// values of user types need a codec (RegisterCodec). Manager.Reload and
+// Agent.SetTree move agents to a new tree definition: running nodes are
+// halted (halt callbacks, exactly once), blackboards kept.
+//
 // # Blackboard
 //
 // Keys are strings in files; in Go, typed handles (Key[T]) resolved once

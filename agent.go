@@ -207,6 +207,10 @@ func (a *Agent) Status() Status { return a.status }
 // Paused reports whether the agent is paused.
 func (a *Agent) Paused() bool { return a.paused }
 
+// Tracer returns the agent's tracer (nil when none), so that tools can
+// chain to it.
+func (a *Agent) Tracer() Tracer { return a.tracer }
+
 // SetTracer replaces the agent's tracer (nil removes it).
 func (a *Agent) SetTracer(t Tracer) { a.tracer = t }
 

@@ -282,6 +282,20 @@ func (g *Globals) Set(name string, v any) {
 	s.ttl = false
 }
 
+// Entries lists the present global entries as an agent whose clock is at
+// now would see them, sorted by key.
+func (g *Globals) Entries(now time.Duration) []Entry {
+	b := Blackboard{global: g, now: int64(now)}
+	var out []Entry
+	for id := range g.slots {
+		if s := b.present(&g.slots[id]); s != nil {
+			out = append(out, Entry{Key: keyName(int32(id)), Value: s.value(), Expires: time.Duration(s.exp), HasTTL: s.ttl})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
 // Lookup returns a global value as an agent whose clock is at now would
 // read it. The "@" prefix of name is optional.
 func (g *Globals) Lookup(name string, now time.Duration) (Value, bool) {

@@ -41,9 +41,18 @@ func (t *Tree) Fingerprint() string {
 		w := func(format string, args ...any) { fmt.Fprintf(h, format, args...) }
 		for i := range t.nodes {
 			n, m := &t.nodes[i], &t.meta[i]
+			// Key ids depend on the process; only the names of the keys a
+			// node uses identify it.
+			var key, valKey string
+			if n.kind == kCheck || n.kind == kSet {
+				key = keyName(n.key.id)
+				if n.valRef {
+					valKey = keyName(n.valKey.id)
+				}
+			}
 			w("%d|%q|%q|%q|%d|%d|%v|%d|%d|%d|%d|%d|%d|%v|%d|%d|%d|%d|%v|%q|%q|%v|%v|%v|%d|",
 				i, m.typ, m.name, m.path, n.kind, n.abort, n.flag, n.op, n.guard, n.mem, n.actW, n.umem, n.umemW,
-				n.umemHeap, n.comp, n.end, n.a, n.b, n.kids, keyName(n.key.id), keyName(n.valKey.id), n.val, n.valRef,
+				n.umemHeap, n.comp, n.end, n.a, n.b, n.kids, key, valKey, n.val, n.valRef,
 				n.hasTTL, m.parent)
 			keys := make([]string, 0, len(m.params))
 			for k := range m.params {
@@ -492,10 +501,15 @@ func (a *Agent) checkState(status Status, st []byte, mem []int64, obs []observer
 			return fmt.Errorf("bad observer")
 		}
 	}
-	// Composite child indexes must stay in range.
+	// Composite child indexes must stay in range, stored results must be
+	// results.
 	for i := range t.nodes {
 		n := &t.nodes[i]
 		switch n.kind {
+		case kRunOnce:
+			if x := mem[n.mem]; x != 0 && x != int64(Success) && x != int64(Failure) {
+				return fmt.Errorf("bad stored result %d", x)
+			}
 		case kSequence, kSequenceWithMemory, kSelector, kReactiveSequence, kReactiveSelector:
 			for w := int32(0); w < n.actW+lifeWords(n.kind); w++ {
 				if x := mem[n.mem+w]; x < 0 || x >= int64(len(n.kids)) {
@@ -520,6 +534,7 @@ func (m *Manager) Snapshot(w io.Writer) error {
 	sw := &snapWriter{}
 	sw.buf = append(sw.buf, managerMagic...)
 	sw.uvarint(snapVersion)
+	sw.uvarint(uint64(m.nextID))
 	if err := writeTable(sw, m.globals.slots); err != nil {
 		return fmt.Errorf("snapshot manager: globals: %w", err)
 	}
@@ -575,6 +590,10 @@ func (m *Manager) restore(r io.Reader, trees map[string]*Tree, ropts []RestoreOp
 	// The globals table is length-prefixed entry by entry; read it through
 	// a small streaming decoder.
 	sr := &streamReader{r: br}
+	nextID, err := sr.uvarint()
+	if err != nil || nextID > math.MaxInt32 {
+		return fmt.Errorf("restore manager: bad next agent id")
+	}
 	var globals []slot
 	n, err := sr.uvarint()
 	if err != nil {
@@ -610,7 +629,7 @@ func (m *Manager) restore(r io.Reader, trees map[string]*Tree, ropts []RestoreOp
 		if err := errors.Join(err1, err2, err3); err != nil {
 			return fail(fmt.Errorf("restore manager: agent %d: %w", k, err))
 		}
-		if int64(id) <= int64(last) || id > math.MaxInt32 {
+		if int64(id) <= int64(last) || id >= nextID {
 			return fail(fmt.Errorf("restore manager: agent ids out of order"))
 		}
 		last = int(id)
@@ -625,7 +644,7 @@ func (m *Manager) restore(r io.Reader, trees map[string]*Tree, ropts []RestoreOp
 		}
 	}
 	m.globals.slots = globals
-	m.nextID = last + 1
+	m.nextID = int(nextID)
 	return nil
 }
 
@@ -648,9 +667,13 @@ func (s *streamReader) bytes() ([]byte, error) {
 	if n > maxSnapshot {
 		return nil, fmt.Errorf("length %d out of range", n)
 	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(s.r, b); err != nil {
-		return nil, fmt.Errorf("truncated: %w", err)
+	// Read before allocating: memory grows with the bytes actually there.
+	b, err := io.ReadAll(io.LimitReader(s.r, int64(n)))
+	if err != nil {
+		return nil, err
+	}
+	if uint64(len(b)) != n {
+		return nil, fmt.Errorf("truncated: %d of %d bytes", len(b), n)
 	}
 	return b, nil
 }

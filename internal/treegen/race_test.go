@@ -1,0 +1,5 @@
+//go:build race
+
+package treegen
+
+const raceEnabled = true

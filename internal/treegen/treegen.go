@@ -1,0 +1,880 @@
+// Package treegen generates random valid behavior trees and random inputs
+// for them, for property tests of the engine (snapshot/restore, managers,
+// crash recovery).
+//
+// A generated Document uses every built-in node type of semantics §3–§6
+// (composites, decorators, subtrees, leaves), guards, conditional aborts on
+// Sequence, SequenceWithMemory and Selector, and the mock node types of
+// Registry: the actions Act, ActKeep and ActHeap and the condition Cond. Parameters
+// are always in range, so every document compiles. Blackboard keys come
+// from a small set (Keys), so that the trees' checks, the Set nodes, the
+// mocks and the Driver's writes interact.
+//
+// Everything is deterministic for a seed: Generate(seed, cfg) returns the
+// same document, and a Driver's inputs for (agent, tick) depend only on its
+// seed, the agent's id and the tick number — no state is carried from tick
+// to tick, so a run can be resumed at any tick with the same inputs.
+package treegen
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/arborbt/arbor"
+)
+
+// Keys are the agent-scope data keys generated trees and the Driver use
+// ("e" is also written by Act's End and Halt callbacks).
+var Keys = []string{"a", "b", "c", "e"}
+
+// GlobalKeys are the global data keys (used when Config.Globals is set).
+var GlobalKeys = []string{"@g", "@h"}
+
+// ResultKeys are the keys that script the mock actions' results: an Act or
+// ActKeep node reads the key named by its parameter r on every tick.
+var ResultKeys = []string{"r0", "r1", "r2"}
+
+// The mock node types registered by Registry.
+const (
+	ActType     = "Act"     // action, per-activation memory, every callback
+	ActKeepType = "ActKeep" // action, memory kept over the agent's life
+	CondType    = "Cond"    // condition: the truth of a data key
+	ActHeapType = "ActHeap" // action whose memory holds pointers (snapshotted through encoding.BinaryMarshaler)
+)
+
+// ErrMock is the error the mocks return when scripted to fail with one
+// ("boom" in a key they read, "startfail" for Act's start).
+var ErrMock = errors.New("treegen: scripted mock error")
+
+// MockPanic is the value the mocks panic with when scripted to ("panic").
+const MockPanic = "treegen: scripted mock panic"
+
+// Vec is a value of a user type the Driver writes to the blackboard when
+// Config.UserValues is set (a program registers a codec for it).
+type Vec struct{ X, Y float64 }
+
+// Config bounds what Generate makes. The zero value gives defaults.
+type Config struct {
+	Name        string // the main tree's name (default "main")
+	MaxDepth    int    // nesting depth of the main tree (default 5)
+	MaxChildren int    // children of a composite (default 4)
+	MaxNodes    int    // soft bound on the nodes of one tree definition (default 40)
+	Subtrees    int    // additional trees for SubTree nodes (default 2; -1 for none)
+	Globals     bool   // use the global keys too
+	ErrorNodes  bool   // include arbor.Error leaves (they report errors)
+	Lists       bool   // Set values may be lists and objects
+}
+
+func (c Config) withDefaults() Config {
+	if c.Name == "" {
+		c.Name = "main"
+	}
+	if c.MaxDepth <= 0 {
+		c.MaxDepth = 5
+	}
+	if c.MaxChildren <= 0 {
+		c.MaxChildren = 4
+	}
+	if c.MaxNodes <= 0 {
+		c.MaxNodes = 40
+	}
+	if c.Subtrees == 0 {
+		c.Subtrees = 2
+	}
+	if c.Subtrees < 0 {
+		c.Subtrees = 0
+	}
+	return c
+}
+
+// DefaultConfig enables every feature.
+func DefaultConfig() Config {
+	return Config{Globals: true, ErrorNodes: true, Lists: true}
+}
+
+// gen is the state of one Generate call.
+type gen struct {
+	r     *rand.Rand
+	cfg   Config
+	keys  []string
+	trees []string // the subtree names a tree being built may reference
+	nodes int      // nodes made for the tree being built
+}
+
+// Generate returns a random valid document for seed: a main tree
+// (cfg.Name) and cfg.Subtrees other trees that SubTree nodes refer to
+// (acyclic: a tree refers only to trees generated after it).
+func Generate(seed uint64, cfg Config) *arbor.Document {
+	cfg = cfg.withDefaults()
+	g := &gen{r: rand.New(rand.NewPCG(seed, 0x7265657467656e)), cfg: cfg}
+	g.keys = append(g.keys, Keys...)
+	if cfg.Globals {
+		g.keys = append(g.keys, GlobalKeys...)
+	}
+	doc := &arbor.Document{Main: cfg.Name, Trees: map[string]*arbor.Node{}}
+	names := []string{cfg.Name}
+	for i := 1; i <= cfg.Subtrees; i++ {
+		names = append(names, fmt.Sprintf("%s_sub%d", cfg.Name, i))
+	}
+	// Build the last tree first, so that each may refer to the later ones.
+	for i := len(names) - 1; i >= 0; i-- {
+		g.trees = names[i+1:]
+		g.nodes = 0
+		depth := cfg.MaxDepth
+		if i > 0 {
+			depth = max(2, depth-2)
+		}
+		doc.Trees[names[i]] = g.node(depth, true)
+	}
+	return doc
+}
+
+// Tree generates a document for seed and compiles it with Registry().
+func Tree(seed uint64, cfg Config) (*arbor.Tree, error) {
+	return arbor.Compile(Generate(seed, cfg), Registry())
+}
+
+func (g *gen) chance(p float64) bool { return g.r.Float64() < p }
+
+func (g *gen) pick(list []string) string { return list[g.r.IntN(len(list))] }
+
+// node makes a random node; root forces an inner node when depth allows.
+func (g *gen) node(depth int, root bool) *arbor.Node {
+	g.nodes++
+	var n *arbor.Node
+	full := g.nodes >= g.cfg.MaxNodes
+	switch {
+	case depth <= 1 || full:
+		n = g.leaf()
+	case root:
+		if g.chance(0.8) {
+			n = g.composite(depth)
+		} else {
+			n = g.decorator(depth)
+		}
+	default:
+		switch x := g.r.Float64(); {
+		case x < 0.35:
+			n = g.composite(depth)
+		case x < 0.6:
+			n = g.decorator(depth)
+		case x < 0.65 && len(g.trees) > 0:
+			n = arbor.SubTree(g.pick(g.trees))
+		default:
+			n = g.leaf()
+		}
+	}
+	if g.chance(0.08) {
+		n.Guard = g.guard(2)
+	}
+	if g.chance(0.1) {
+		n.Name = fmt.Sprintf("n%d", g.r.IntN(100))
+	}
+	return n
+}
+
+var compositeTypes = []string{
+	"Sequence", "MemSequence", "SequenceWithMemory", "ReactiveSequence",
+	"Selector", "Fallback", "MemPriority", "ReactiveSelector", "Priority", "ReactiveFallback", "PrioritySelector",
+	"Parallel", "ParallelAll",
+}
+
+func (g *gen) composite(depth int) *arbor.Node {
+	typ := g.pick(compositeTypes)
+	root := g.nodes == 1
+	if g.chance(0.3) || (root && g.chance(0.4)) {
+		// Favour the types that take aborts.
+		typ = g.pick([]string{"Sequence", "SequenceWithMemory", "Selector"})
+	}
+	nk := 1 + g.r.IntN(g.cfg.MaxChildren)
+	n := &arbor.Node{Type: typ}
+	switch typ {
+	case "Sequence", "MemSequence", "SequenceWithMemory", "Selector", "Fallback", "MemPriority":
+		if g.chance(0.6) {
+			n.Abort = arbor.Abort(1 + g.r.IntN(3))
+			if root && n.Abort == arbor.AbortLower && g.chance(0.7) {
+				// A lower observer needs a composite above its own.
+				n.Abort = arbor.AbortSelf
+			}
+		}
+	}
+	if n.Abort != arbor.AbortNone && nk == 1 {
+		nk = 2 + g.r.IntN(g.cfg.MaxChildren-1)
+	}
+	for i := 0; i < nk; i++ {
+		switch {
+		case n.Abort != arbor.AbortNone && i < nk-1 && g.chance(0.6):
+			// Conditions before a later child that runs: what aborts watch.
+			g.nodes++
+			c := g.condition()
+			if g.chance(0.6) {
+				c = g.flipCondition()
+			}
+			if g.chance(0.2) {
+				c = arbor.Inverter(c)
+			}
+			n.Children = append(n.Children, c)
+		case n.Abort != arbor.AbortNone && i == nk-1 && g.chance(0.4):
+			g.nodes++
+			n.Children = append(n.Children, g.action())
+		default:
+			n.Children = append(n.Children, g.node(depth-1, false))
+		}
+	}
+	switch typ {
+	case "Parallel":
+		if g.chance(0.8) {
+			n.With("success", g.threshold(nk, false))
+		}
+		if g.chance(0.8) {
+			n.With("failure", g.threshold(nk, true))
+		}
+		if g.chance(0.5) {
+			n.With("retryFailed", g.chance(0.5))
+		}
+	case "ParallelAll":
+		if g.chance(0.8) {
+			n.With("maxFailures", g.threshold(nk, false))
+		}
+	}
+	return n
+}
+
+// condition makes a condition leaf (Check, Cond, Success, Failure).
+func (g *gen) condition() *arbor.Node {
+	switch g.r.IntN(10) {
+	case 0:
+		return arbor.AlwaysSuccess()
+	case 1:
+		return arbor.AlwaysFailure()
+	case 2, 3, 4:
+		return arbor.Leaf(CondType, "key", g.pick(g.keys))
+	}
+	return g.check()
+}
+
+// flipCondition makes a condition whose result the Driver's writes change
+// often.
+func (g *gen) flipCondition() *arbor.Node {
+	key := g.pick(g.keys)
+	switch g.r.IntN(4) {
+	case 0, 1:
+		return arbor.Leaf(CondType, "key", key)
+	case 2:
+		return arbor.Check(key, g.pick([]string{"exists", "missing"}))
+	}
+	return arbor.Check(key, g.pick([]string{"<", ">="}), 2)
+}
+
+// action makes a leaf that runs for a while: a mock action or a Wait.
+func (g *gen) action() *arbor.Node {
+	switch g.r.IntN(7) {
+	case 0:
+		return arbor.Leaf(ActKeepType, "r", g.pick(ResultKeys))
+	case 1:
+		return arbor.Leaf(ActHeapType, "r", g.pick(ResultKeys))
+	case 2:
+		return arbor.WaitTicks(1 + g.r.IntN(3))
+	}
+	return g.act()
+}
+
+func (g *gen) act() *arbor.Node {
+	n := arbor.Leaf(ActType, "r", g.pick(ResultKeys))
+	switch g.r.IntN(4) {
+	case 0:
+		n.With("n", g.r.IntN(4))
+	case 1:
+		n.With("n", "{"+g.pick(g.keys)+"}")
+	}
+	return n
+}
+
+// threshold returns -1, 1..nk, or (when zero is allowed) 0.
+func (g *gen) threshold(nk int, zero bool) int {
+	switch x := g.r.IntN(4); {
+	case x == 0:
+		return -1
+	case x == 1 && zero:
+		return 0
+	}
+	return 1 + g.r.IntN(nk)
+}
+
+var decoratorTypes = []string{
+	"Inverter", "ForceSuccess", "AlwaysSucceed", "ForceFailure",
+	"Repeat", "RetryUntilSuccessful", "RepeatUntilSuccess", "RepeatUntilFailure",
+	"Timeout", "MaxTime", "Delay", "Cooldown", "Limiter", "RunOnce",
+}
+
+func (g *gen) decorator(depth int) *arbor.Node {
+	typ := g.pick(decoratorTypes)
+	n := &arbor.Node{Type: typ, Children: []*arbor.Node{g.node(depth-1, false)}, SingleChild: g.chance(0.5)}
+	counts := []int{-1, 1, 2, 3}
+	switch typ {
+	case "Repeat":
+		n.With("count", []int{-1, 0, 1, 2, 3}[g.r.IntN(5)])
+	case "RetryUntilSuccessful", "RepeatUntilSuccess":
+		n.With("attempts", counts[g.r.IntN(len(counts))])
+	case "RepeatUntilFailure":
+		if g.chance(0.7) {
+			n.With("max", counts[g.r.IntN(len(counts))])
+		}
+	case "Limiter":
+		n.With("max", counts[g.r.IntN(len(counts))])
+	case "Timeout", "MaxTime", "Delay", "Cooldown":
+		n.With("ms", g.ms())
+	case "RunOnce":
+		switch g.r.IntN(3) {
+		case 1:
+			n.With("then", "success")
+		case 2:
+			n.With("then", "failure")
+		}
+	}
+	return n
+}
+
+// ms returns a duration in milliseconds: mostly whole, sometimes with a
+// fraction, sometimes 0.
+func (g *gen) ms() float64 {
+	switch g.r.IntN(6) {
+	case 0:
+		return 0
+	case 1:
+		return float64(g.r.IntN(3000)) / 10
+	}
+	return float64(g.r.IntN(250))
+}
+
+// leaf makes a random leaf: built-in leaves and mocks.
+func (g *gen) leaf() *arbor.Node {
+	switch x := g.r.IntN(100); {
+	case x < 18:
+		return g.check()
+	case x < 28:
+		return arbor.Leaf(CondType, "key", g.pick(g.keys))
+	case x < 48:
+		return g.act()
+	case x < 53:
+		return arbor.Leaf(ActKeepType, "r", g.pick(ResultKeys))
+	case x < 56:
+		return arbor.Leaf(ActHeapType, "r", g.pick(ResultKeys))
+	case x < 66:
+		return g.set()
+	case x < 74:
+		if g.chance(0.5) {
+			return arbor.WaitTicks(g.r.IntN(4))
+		}
+		return arbor.Leaf("Wait", "ms", g.ms())
+	case x < 82:
+		return arbor.AlwaysSuccess()
+	case x < 89:
+		return arbor.AlwaysFailure()
+	case x < 95:
+		return arbor.AlwaysRunning()
+	case g.cfg.ErrorNodes && x < 97:
+		if g.chance(0.5) {
+			return arbor.Leaf(arbor.ErrorType)
+		}
+		return arbor.Leaf(arbor.ErrorType, "message", "generated error node")
+	}
+	return g.check()
+}
+
+var ops = []string{"==", "!=", "<", "<=", ">", ">=", "exists", "missing"}
+
+func (g *gen) check() *arbor.Node {
+	op := g.pick(ops)
+	key := g.pick(g.keys)
+	switch op {
+	case "exists", "missing":
+		return arbor.Check(key, op)
+	case "<", "<=", ">", ">=":
+		if g.chance(0.15) {
+			return arbor.Check(key, op, "{"+g.pick(g.keys)+"}")
+		}
+		if g.chance(0.8) {
+			return arbor.Check(key, op, g.r.IntN(4))
+		}
+		return arbor.Check(key, op, g.pick(stringValues))
+	}
+	if g.chance(0.15) {
+		return arbor.Check(key, op, "{"+g.pick(g.keys)+"}")
+	}
+	return arbor.Check(key, op, g.scalar())
+}
+
+var stringValues = []string{"x", "y", "", "é"}
+
+// scalar returns a number, boolean or string as a file would hold it.
+func (g *gen) scalar() any {
+	switch g.r.IntN(6) {
+	case 0, 1, 2:
+		return g.r.IntN(4)
+	case 3:
+		return g.chance(0.5)
+	case 4:
+		return float64(g.r.IntN(8)) / 2
+	}
+	return g.pick(stringValues)
+}
+
+func (g *gen) set() *arbor.Node {
+	key := g.pick(g.keys)
+	if g.chance(0.1) {
+		key = g.pick(ResultKeys)
+	}
+	var v any
+	switch x := g.r.IntN(20); {
+	case x < 2:
+		v = nil // deletes
+	case x < 4:
+		v = "{" + g.pick(g.keys) + "}"
+	case x < 5 && key[0] == 'r':
+		v = g.pick([]string{"success", "failure", "running"})
+	case x < 6 && g.cfg.Lists:
+		v = []any{g.r.IntN(3), "x", []any{true}}
+	case x < 7 && g.cfg.Lists:
+		v = map[string]any{"k": g.r.IntN(3), "l": []any{"z"}}
+	default:
+		v = g.scalar()
+	}
+	n := arbor.Set(key, v)
+	if g.chance(0.25) {
+		n.With("ttlMs", g.ms())
+	}
+	return n
+}
+
+// guard makes a guard: conditions under Inverter/ForceSuccess/ForceFailure
+// and the four composites a guard may hold (which may carry abort there).
+func (g *gen) guard(depth int) *arbor.Node {
+	if depth <= 1 || g.chance(0.5) {
+		return g.condition()
+	}
+	switch g.r.IntN(7) {
+	case 0:
+		return arbor.Inverter(g.guard(depth - 1))
+	case 1:
+		return arbor.ForceSuccess(g.guard(depth - 1))
+	case 2:
+		return arbor.ForceFailure(g.guard(depth - 1))
+	}
+	typ := []string{"Sequence", "Selector", "ReactiveSequence", "ReactiveSelector"}[g.r.IntN(4)]
+	n := &arbor.Node{Type: typ}
+	for i := 1 + g.r.IntN(3); i > 0; i-- {
+		n.Children = append(n.Children, g.guard(depth-1))
+	}
+	if (typ == "Sequence" || typ == "Selector") && g.chance(0.2) {
+		n.Abort = arbor.AbortBoth
+	}
+	return n
+}
+
+// Registry returns a registry with the built-in types and the mocks.
+func Registry() *arbor.Registry {
+	reg := arbor.NewRegistry()
+	for _, err := range []error{
+		arbor.RegisterAction[act, actMem](reg, ActType),
+		arbor.RegisterAction[actKeep, actKeepMem](reg, ActKeepType, arbor.KeepMemory()),
+		arbor.RegisterCondition[cond](reg, CondType),
+		arbor.RegisterAction[actHeap, actHeapMem](reg, ActHeapType),
+	} {
+		if err != nil {
+			panic(err)
+		}
+	}
+	return reg
+}
+
+// keysByName holds a typed handle for each key the mocks read or write,
+// made on first use (not when the package initializes, so that a program
+// using the generator chooses which keys it interns first) and shared by
+// agents ticking in parallel.
+var keysByName = sync.OnceValue(func() map[string]arbor.Key[arbor.Value] {
+	m := map[string]arbor.Key[arbor.Value]{}
+	for _, list := range [][]string{Keys, GlobalKeys, ResultKeys} {
+		for _, k := range list {
+			m[k] = arbor.NewKey[arbor.Value](k)
+		}
+	}
+	return m
+})
+
+var keyE = sync.OnceValue(func() arbor.Key[float64] { return arbor.NewKey[float64]("e") })
+
+func read(c *arbor.Ctx, key string) (arbor.Value, bool) {
+	k, ok := keysByName()[key]
+	if !ok {
+		return c.Blackboard().Lookup(key)
+	}
+	v, err := k.Get(c.Blackboard())
+	return v, err == nil
+}
+
+// scripted interprets a result key's value for a mock action that has
+// ticked ticks times in its memory: a status name, "boom" (an error),
+// "panic", a number k (running while ticks ≤ k, then success), a boolean
+// (success or failure). Missing and other values: running while ticks ≤
+// limit, then success; running forever when limit is 0.
+func scripted(v arbor.Value, present bool, ticks, limit int64) (arbor.Status, error) {
+	if present {
+		if s, ok := v.Str(); ok {
+			switch s {
+			case "boom":
+				return arbor.Failure, ErrMock
+			case "panic":
+				panic(MockPanic)
+			}
+			if st, ok := arbor.ParseStatus(s); ok {
+				return st, nil
+			}
+		}
+		if f, ok := v.Number(); ok {
+			if float64(ticks) <= f {
+				return arbor.Running, nil
+			}
+			return arbor.Success, nil
+		}
+		if b, ok := v.Bool(); ok {
+			if b {
+				return arbor.Success, nil
+			}
+			return arbor.Failure, nil
+		}
+	}
+	if limit > 0 && ticks > limit {
+		return arbor.Success, nil
+	}
+	return arbor.Running, nil
+}
+
+// act is the Act mock: it reads its result key every tick (see scripted);
+// n (a literal or "{key}", read at start) bounds the ticks when the key
+// holds no script. End writes the ticks to "e", Halt writes -1 there.
+type act struct {
+	R string               `arbor:"r,required"`
+	N arbor.Param[float64] `arbor:"n"`
+}
+
+type actMem struct {
+	ticks, limit, pauses int64
+}
+
+func (p *act) Start(c *arbor.Ctx, m *actMem) error {
+	n, err := p.N.Get(c)
+	if err != nil {
+		return err
+	}
+	if n > 0 && n < 1e6 {
+		m.limit = int64(n)
+	}
+	if v, ok := read(c, p.R); ok {
+		if s, _ := v.Str(); s == "startfail" {
+			return ErrMock
+		}
+	}
+	return nil
+}
+
+func (p *act) Tick(c *arbor.Ctx, m *actMem) (arbor.Status, error) {
+	m.ticks++
+	v, ok := read(c, p.R)
+	return scripted(v, ok, m.ticks+m.pauses, m.limit)
+}
+
+func (p *act) End(c *arbor.Ctx, m *actMem, _ arbor.Status) {
+	keyE().Set(c.Blackboard(), float64(m.ticks))
+}
+
+func (p *act) Halt(c *arbor.Ctx, m *actMem) { keyE().Set(c.Blackboard(), -1) }
+
+func (p *act) Pause(c *arbor.Ctx, m *actMem, paused bool) {
+	if paused {
+		m.pauses++
+	}
+}
+
+// actKeep is the ActKeep mock: like Act without callbacks, but its tick
+// count lives over the agent's life, so a number k in its key makes it
+// succeed on every (k+1)-th tick of its life.
+type actKeep struct {
+	R string `arbor:"r,required"`
+}
+
+type actKeepMem struct{ total int64 }
+
+func (p *actKeep) Tick(c *arbor.Ctx, m *actKeepMem) (arbor.Status, error) {
+	m.total++
+	v, ok := read(c, p.R)
+	if f, isNum := v.Number(); ok && isNum {
+		if k := int64(f); k >= 0 && m.total%(k+1) == 0 {
+			return arbor.Success, nil
+		}
+		return arbor.Running, nil
+	}
+	return scripted(v, ok, m.total, 0)
+}
+
+// actHeap is the ActHeap mock: like ActKeep over one activation, with a
+// memory that holds pointers (a string and a slice), so that the engine
+// keeps it on the heap and snapshots it through MarshalBinary.
+type actHeap struct {
+	R string `arbor:"r,required"`
+}
+
+type actHeapMem struct {
+	last  string  // the last script value seen
+	ticks []int64 // one entry per tick of the activation: its status
+}
+
+// MarshalBinary encodes the memory: the length of last, last, then the
+// statuses.
+func (m *actHeapMem) MarshalBinary() ([]byte, error) {
+	b := binary.AppendUvarint(nil, uint64(len(m.last)))
+	b = append(b, m.last...)
+	for _, t := range m.ticks {
+		b = binary.AppendVarint(b, t)
+	}
+	return b, nil
+}
+
+// UnmarshalBinary decodes what MarshalBinary wrote, rejecting anything
+// else.
+func (m *actHeapMem) UnmarshalBinary(b []byte) error {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return errors.New("actHeapMem: bad length")
+	}
+	last := string(b[k : k+int(n)])
+	b = b[k+int(n):]
+	var ticks []int64
+	for len(b) > 0 {
+		t, k := binary.Varint(b)
+		if k <= 0 || t < int64(arbor.Success) || t > int64(arbor.Running) {
+			return errors.New("actHeapMem: bad status")
+		}
+		ticks = append(ticks, t)
+		b = b[k:]
+	}
+	m.last, m.ticks = last, ticks
+	return nil
+}
+
+func (p *actHeap) Tick(c *arbor.Ctx, m *actHeapMem) (arbor.Status, error) {
+	v, ok := read(c, p.R)
+	m.last = v.String()
+	s, err := scripted(v, ok, int64(len(m.ticks))+1, 3)
+	m.ticks = append(m.ticks, int64(s))
+	return s, err
+}
+
+// cond is the Cond mock: the truth of its key (true, a non-zero number, a
+// non-empty string; "boom" is an error and "panic" panics).
+type cond struct {
+	Key string `arbor:"key,required"`
+}
+
+func (p *cond) Check(c *arbor.Ctx) (bool, error) {
+	v, ok := read(c, p.Key)
+	if !ok {
+		return false, nil
+	}
+	if b, isBool := v.Bool(); isBool {
+		return b, nil
+	}
+	if f, isNum := v.Number(); isNum {
+		return f != 0 && !math.IsNaN(f), nil
+	}
+	if s, isStr := v.Str(); isStr {
+		switch s {
+		case "boom":
+			return false, ErrMock
+		case "panic":
+			panic(MockPanic)
+		}
+		return s != "", nil
+	}
+	return false, nil
+}
+
+// Expected reports whether a node error is one that generated trees and
+// Driver inputs provoke on purpose: arbor.Error leaves, checks ordering
+// values of different kinds, Set copying a missing "{key}", scripted mock
+// errors and panics, and Act reading a missing or mistyped "{key}" n.
+func Expected(e *arbor.NodeError) bool {
+	msg := e.Err.Error()
+	switch e.Type {
+	case arbor.ErrorType:
+		return true
+	case "Check":
+		return strings.Contains(msg, "cannot order") || strings.Contains(msg, "have no order")
+	case "Set":
+		return errors.Is(e.Err, arbor.ErrMissing)
+	case ActType, ActKeepType, ActHeapType, CondType:
+		var pe *arbor.PanicError
+		if errors.As(e.Err, &pe) {
+			return pe.Value == MockPanic
+		}
+		var te *arbor.TypeError
+		return errors.Is(e.Err, ErrMock) || (e.Type == ActType && (errors.Is(e.Err, arbor.ErrMissing) || errors.As(e.Err, &te)))
+	}
+	return false
+}
+
+// Driver makes the random inputs of runs: before each tick, writes and
+// deletes of the data keys (with and without expiry), results for the
+// mocks, and now and then an agent operation. Its choices for (agent,
+// tick) depend only on its seed, so runs can be resumed at any tick.
+type Driver struct {
+	Seed uint64
+	// Globals: write the global keys too.
+	Globals bool
+	// UserValues: write Vec values sometimes (a codec must be registered
+	// for snapshots).
+	UserValues bool
+	// Ops: pause, resume, halt and reset agents now and then (Op).
+	Ops bool
+	// NoTTL: write without expiry (an expiry counts from the agent's
+	// clock, which a fresh agent has at 0).
+	NoTTL bool
+}
+
+// Tick is the tick period of Now: ticks are Tick apart, plus a jitter.
+const Tick = 40 * time.Millisecond
+
+// Now returns the game time of tick t (t ≥ 1): increasing, about t × Tick,
+// with a jitter of less than Tick, the same for every agent.
+func (d *Driver) Now(t int) time.Duration {
+	r := rand.New(rand.NewPCG(d.Seed^0x6e6f77, uint64(t)))
+	return time.Duration(t)*Tick + time.Duration(r.Int64N(int64(Tick)))
+}
+
+func (d *Driver) rng(id, t int, stream uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(d.Seed^stream, uint64(t)<<32^uint64(uint32(id))))
+}
+
+var resultScript = []any{"success", "failure", "running", "running", "running", 0, 1, 2, 3, 5, true, false, "boom", "panic", "startfail", nil}
+
+// Apply writes the inputs of tick t for agent id to bb (before the tick).
+// Global writes made during a Manager tick are buffered like any other.
+func (d *Driver) Apply(bb *arbor.Blackboard, id, t int) {
+	r := d.rng(id, t, 0x696e707574)
+	for _, k := range ResultKeys {
+		switch x := r.IntN(10); {
+		case x < 4:
+			v := resultScript[r.IntN(len(resultScript))]
+			if s, ok := v.(string); ok && (s == "boom" || s == "panic" || s == "startfail") && r.IntN(3) != 0 {
+				v = "running" // keep faults rarer than the other scripts
+			}
+			bb.Set(k, v)
+		case x < 5:
+			bb.Delete(k)
+		}
+	}
+	keys := Keys
+	if d.Globals {
+		keys = append(append([]string{}, Keys...), GlobalKeys...)
+	}
+	for n := 1 + r.IntN(4); n > 0; n-- {
+		k := keys[r.IntN(len(keys))]
+		switch x := r.IntN(20); {
+		case x < 3:
+			bb.Delete(k)
+		case x < 5 && !d.NoTTL:
+			bb.SetTTL(k, d.value(r), time.Duration(r.IntN(150))*time.Millisecond)
+		default:
+			bb.Set(k, d.value(r))
+		}
+	}
+}
+
+// value returns a random value for a data key.
+func (d *Driver) value(r *rand.Rand) any {
+	switch x := r.IntN(40); {
+	case x < 14:
+		return float64(r.IntN(4))
+	case x < 18:
+		return float64(r.IntN(8)) / 2
+	case x < 24:
+		return r.IntN(2) == 0
+	case x < 32:
+		return []string{"x", "y", "", "é", "boom"}[r.IntN(5)]
+	case x < 33:
+		return "panic"
+	case x < 34:
+		return math.NaN()
+	case x < 35:
+		return math.Inf(1 - 2*r.IntN(2))
+	case x < 36:
+		return math.Copysign(0, -1)
+	case x < 38 && d.UserValues:
+		return Vec{X: float64(r.IntN(3)), Y: -1}
+	case x < 40:
+		return []any{float64(r.IntN(3)), "x"}
+	}
+	return 1.0
+}
+
+// Op is an agent operation the Driver asks for before a tick.
+type Op uint8
+
+// The agent operations.
+const (
+	OpNone Op = iota
+	OpPause
+	OpResume
+	OpHalt
+	OpReset
+)
+
+func (o Op) String() string {
+	return [...]string{"none", "pause", "resume", "halt", "reset"}[o]
+}
+
+// Op returns the operation for agent id before tick t (OpNone unless
+// d.Ops): a paused agent is resumed with probability 1/3, a running one is
+// paused, halted or reset rarely.
+func (d *Driver) Op(id, t int, paused bool) Op {
+	if !d.Ops {
+		return OpNone
+	}
+	r := d.rng(id, t, 0x6f7073)
+	x := r.IntN(100)
+	if paused {
+		if x < 33 {
+			return OpResume
+		}
+		return OpNone
+	}
+	switch {
+	case x < 3:
+		return OpPause
+	case x < 5:
+		return OpHalt
+	case x < 6:
+		return OpReset
+	}
+	return OpNone
+}
+
+// Do applies an operation to an agent.
+func Do(a *arbor.Agent, op Op) {
+	switch op {
+	case OpPause:
+		a.Pause()
+	case OpResume:
+		a.Resume()
+	case OpHalt:
+		a.Halt()
+	case OpReset:
+		a.Reset()
+	}
+}

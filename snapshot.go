@@ -23,7 +23,7 @@ import (
 const (
 	agentMagic   = "ARBA"
 	managerMagic = "ARBM"
-	snapVersion  = 1
+	snapVersion  = 2
 	// maxSnapshot bounds every length read from a snapshot, so that bad
 	// input cannot make Restore allocate without bound.
 	maxSnapshot = 1 << 28

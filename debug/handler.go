@@ -356,17 +356,12 @@ func (h *handler) blackboard(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// globals lists the global scope, read through the first agent's
-// blackboard (the engine lists the global scope only that way).
+// globals lists the global scope at the session's time.
 func (h *handler) globals(w http.ResponseWriter, r *http.Request) {
 	s := h.s
 	s.mu.Lock()
-	global := []bbEntry{}
 	now := s.now
-	if agents := s.m.Agents(); len(agents) > 0 {
-		_, global = splitEntries(agents[0].Blackboard().Entries())
-		now = agents[0].Now()
-	}
+	_, global := splitEntries(s.m.Globals().Entries(now))
 	s.mu.Unlock()
 	h.writeJSON(w, http.StatusOK, map[string]any{"nowMs": durMs(now), "globalScope": global})
 }

@@ -77,6 +77,7 @@ type bbEntry struct {
 type watch struct {
 	id        int
 	agent     *arbor.Agent
+	tree      *arbor.Tree // the tree td describes
 	td        *treeDesc
 	viewers   int
 	idleSince time.Time
@@ -109,7 +110,7 @@ type timing struct {
 func newWatch(s *Session, a *arbor.Agent) *watch {
 	td := s.treeOf(a.Tree())
 	n := len(td.Nodes)
-	w := &watch{id: a.ID(), agent: a, td: td, ring: make([]*record, s.opts.History),
+	w := &watch{id: a.ID(), agent: a, tree: a.Tree(), td: td, ring: make([]*record, s.opts.History),
 		base: make([]byte, n), last: make([]byte, n), lastV: make([]uint64, n), stats: make([]nodeStats, n),
 		since: s.tick, idleSince: time.Now()}
 	for i := range w.last {
@@ -120,6 +121,15 @@ func newWatch(s *Session, a *arbor.Agent) *watch {
 	}
 	copy(w.base, w.last)
 	return w
+}
+
+// rebind starts the watch afresh when its agent moved to another tree
+// (hot reload): the history and statistics were of the old tree's nodes.
+// The watch keeps its identity, so its viewers and its Tracer stay valid.
+func (w *watch) rebind(s *Session) {
+	viewers, idleSince, gone := w.viewers, w.idleSince, w.gone
+	*w = *newWatch(s, w.agent)
+	w.viewers, w.idleSince, w.gone = viewers, idleSince, gone
 }
 
 // trace is the watched agent's Tracer. Times are measured from the

@@ -144,12 +144,17 @@ func (s *Session) Tick(now time.Duration) { s.TickWith(now, nil) }
 // the live views. The agents are ticked exactly as the manager ticks them:
 // watched ones only have a Tracer.
 func (s *Session) TickWith(now time.Duration, before func(*arbor.Agent)) {
+	s.tickLocked(now, before)
+	s.wake()
+}
+
+// tickLocked ticks under the lock, released even if the tick panics.
+func (s *Session) tickLocked(now time.Duration, before func(*arbor.Agent)) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.beginTick()
 	s.m.TickWith(now, before)
 	s.endTick(now)
-	s.mu.Unlock()
-	s.wake()
 }
 
 // Do runs fn under the session's lock, between ticks: the place to add or
@@ -190,6 +195,9 @@ func (s *Session) beginTick() {
 	}
 	for _, w := range s.watches {
 		w.flushBetween(s)
+		if w.tree != w.agent.Tree() {
+			w.rebind(s)
+		}
 		w.ticking = !w.agent.Paused()
 		w.tickStart = time.Time{} // set by the agent's first event
 	}

@@ -128,9 +128,18 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 				printErrors(stderr, err)
 				return
 			}
+			// Move only the agents whose tree changed.
 			var moved int
-			sess.Do(func(m *arbor.Manager) { moved = m.Reload(vt, nv) + m.Reload(mt, nm) })
-			vt, mt = nv, nm
+			sess.Do(func(m *arbor.Manager) {
+				if nv.Fingerprint() != vt.Fingerprint() {
+					moved += m.Reload(vt, nv)
+					vt = nv
+				}
+				if nm.Fingerprint() != mt.Fingerprint() {
+					moved += m.Reload(mt, nm)
+					mt = nm
+				}
+			})
 			fmt.Fprintf(stdout, "arbor demo: reloaded the trees (%d agents)\n", moved)
 		})
 	}

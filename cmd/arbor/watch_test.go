@@ -18,16 +18,24 @@ func TestWatchFilesSeesChanges(t *testing.T) {
 	defer cancel()
 	changed := make(chan string, 4)
 	go watchFiles(ctx, []string{p}, 5*time.Millisecond, func(path string) { changed <- path })
-	time.Sleep(20 * time.Millisecond) // let the watcher take its first stamp
-	if err := os.WriteFile(p, []byte(`{"type": "Failure", "name": "x"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case got := <-changed:
-		if got != p {
-			t.Fatalf("changed %q, want %q", got, p)
+	// Keep changing the file (the size changes each time) until the
+	// watcher, whose first stamp may come after any one write, reports it.
+	deadline := time.After(10 * time.Second)
+	content := `{"type": "Failure"}`
+	for {
+		content += " "
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the change was not seen")
+		select {
+		case got := <-changed:
+			if got != p {
+				t.Fatalf("changed %q, want %q", got, p)
+			}
+			return
+		case <-time.After(20 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("the change was not seen")
+		}
 	}
 }

@@ -287,42 +287,32 @@ func convertTo[T any](v Value, out *T) bool {
 func isGlobalName(name string) bool { return strings.HasPrefix(name, "@") }
 
 // The process-wide key table maps key names to dense integer ids. Reads are
-// lock-free (a copy-on-write map); interning a new name takes a lock.
+// lock-free; interning a new name takes a lock and costs O(1) amortized.
 var keyTable struct {
 	mu     sync.Mutex
-	byName atomic.Pointer[map[string]int32]
+	byName sync.Map // string → int32
 	names  atomic.Pointer[[]string]
 }
 
 // internKey returns the id of name, assigning the next id on first use.
 func internKey(name string) int32 {
-	if m := keyTable.byName.Load(); m != nil {
-		if id, ok := (*m)[name]; ok {
-			return id
-		}
+	if id, ok := keyTable.byName.Load(name); ok {
+		return id.(int32)
 	}
 	keyTable.mu.Lock()
 	defer keyTable.mu.Unlock()
-	var old map[string]int32
-	if m := keyTable.byName.Load(); m != nil {
-		old = *m
-		if id, ok := old[name]; ok {
-			return id
-		}
-	}
-	m := make(map[string]int32, len(old)+1)
-	for k, v := range old {
-		m[k] = v
+	if id, ok := keyTable.byName.Load(name); ok {
+		return id.(int32)
 	}
 	var names []string
-	if n := keyTable.names.Load(); n != nil {
-		names = *n
+	if p := keyTable.names.Load(); p != nil {
+		names = *p
 	}
 	id := int32(len(names))
-	m[name] = id
-	names = append(names[:len(names):len(names)], name)
+	// Appending in place is safe: readers never look past their length.
+	names = append(names, name)
 	keyTable.names.Store(&names)
-	keyTable.byName.Store(&m)
+	keyTable.byName.Store(name, id)
 	return id
 }
 

@@ -450,14 +450,28 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 		if err := a.checkState(status, st, mem, obs, len(umemData)); err != nil {
 			return fmt.Errorf("restore agent %d: %w", a.id, err)
 		}
+		// Decode user memories into fresh values, swapped in only when
+		// all succeed: on error the agent is left as it was.
+		var fresh []any
+		if numem > 0 {
+			fresh = make([]any, numem)
+			for i := range t.nodes {
+				if n := &t.nodes[i]; n.umemHeap {
+					fresh[n.umem] = n.user.newMemory()
+				}
+			}
+		}
 		for k, d := range umemData {
-			bu, ok := a.cold.umem[k].(encoding.BinaryUnmarshaler)
+			bu, ok := fresh[k].(encoding.BinaryUnmarshaler)
 			if !ok {
-				return fmt.Errorf("restore agent %d: user node memory %T does not implement encoding.BinaryUnmarshaler", a.id, a.cold.umem[k])
+				return fmt.Errorf("restore agent %d: user node memory %T does not implement encoding.BinaryUnmarshaler", a.id, fresh[k])
 			}
 			if err := bu.UnmarshalBinary(d); err != nil {
 				return fmt.Errorf("restore agent %d: user node memory %d: %w", a.id, k, err)
 			}
+		}
+		if numem > 0 {
+			a.cold.umem = fresh
 		}
 		copy(a.st, st)
 		copy(a.mem, mem)

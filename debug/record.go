@@ -75,13 +75,15 @@ type bbEntry struct {
 // ticks the agent (the session lock's holder waits for the manager tick,
 // so the two never overlap).
 type watch struct {
-	id        int
-	agent     *arbor.Agent
-	tree      *arbor.Tree // the tree td describes
-	td        *treeDesc
-	viewers   int
-	idleSince time.Time
-	gone      bool
+	id    int
+	agent *arbor.Agent
+	tree  *arbor.Tree // the tree td describes
+	// prevTracer is the agent's own tracer before watching began.
+	prevTracer arbor.Tracer
+	td         *treeDesc
+	viewers    int
+	idleSince  time.Time
+	gone       bool
 
 	ticking   bool
 	tickStart time.Time
@@ -127,9 +129,9 @@ func newWatch(s *Session, a *arbor.Agent) *watch {
 // (hot reload): the history and statistics were of the old tree's nodes.
 // The watch keeps its identity, so its viewers and its Tracer stay valid.
 func (w *watch) rebind(s *Session) {
-	viewers, idleSince, gone := w.viewers, w.idleSince, w.gone
+	viewers, idleSince, gone, prev := w.viewers, w.idleSince, w.gone, w.prevTracer
 	*w = *newWatch(s, w.agent)
-	w.viewers, w.idleSince, w.gone = viewers, idleSince, gone
+	w.viewers, w.idleSince, w.gone, w.prevTracer = viewers, idleSince, gone, prev
 }
 
 // trace is the watched agent's Tracer. Times are measured from the

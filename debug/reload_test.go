@@ -2,7 +2,9 @@ package debug
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/arborbt/arbor"
 )
@@ -34,5 +36,42 @@ func TestWatchSurvivesHotReload(t *testing.T) {
 	tickN(s, 6, 2)
 	if code, _ := get(t, s.Handler(), "/api/agents/5/stats"); code != http.StatusOK {
 		t.Fatalf("stats: %d", code)
+	}
+}
+
+// Watching chains to the agent's own tracer and gives it back afterwards;
+// other sites cannot open a stream (which would start a watch).
+func TestWatchChainsTracerAndRefusesCrossSiteStreams(t *testing.T) {
+	s := newTestSession(t, Options{Linger: time.Nanosecond})
+	var mine int
+	own := func(*arbor.Agent, arbor.Event) { mine++ }
+	s.Do(func(m *arbor.Manager) { m.Agent(5).SetTracer(own) })
+	stop, err := s.Watch(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tickN(s, 0, 2)
+	if mine == 0 {
+		t.Fatal("the agent's own tracer got no events while watched")
+	}
+	stop()
+	time.Sleep(time.Millisecond)
+	tickN(s, 2, 1) // past the linger time the watch ends at a tick
+	before := mine
+	s.Do(func(m *arbor.Manager) {
+		if s.watches[5] != nil {
+			t.Fatal("the watch did not end")
+		}
+		m.Agent(5).Tracer()(m.Agent(5), arbor.Event{})
+	})
+	if mine != before+1 {
+		t.Error("the agent's own tracer was not given back")
+	}
+	req := httptest.NewRequest(http.MethodGet, "/api/stream?agent=1", nil)
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden {
+		t.Fatalf("cross-site stream: %d, want 403", rec.Code)
 	}
 }

@@ -269,7 +269,16 @@ func (s *Session) acquireLocked(id int) (*watch, error) {
 	w := newWatch(s, a)
 	w.viewers = 1
 	s.watches[id] = w
-	a.SetTracer(w.trace)
+	// Chain to the program's own tracer, restored when watching ends.
+	w.prevTracer = a.Tracer()
+	if prev := w.prevTracer; prev != nil {
+		a.SetTracer(func(ag *arbor.Agent, e arbor.Event) {
+			w.trace(ag, e)
+			prev(ag, e)
+		})
+	} else {
+		a.SetTracer(w.trace)
+	}
 	s.log.Debug("arbor debug: watching agent", "agent", id)
 	return w, nil
 }
@@ -291,7 +300,7 @@ func (s *Session) unwatchLocked(w *watch) {
 		return
 	}
 	delete(s.watches, w.id)
-	w.agent.SetTracer(nil)
+	w.agent.SetTracer(w.prevTracer)
 	s.log.Debug("arbor debug: stopped watching agent", "agent", w.id)
 }
 

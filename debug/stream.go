@@ -35,6 +35,11 @@ type liveView struct {
 func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 	s := h.s
 	var wt *watch
+	if site := r.Header.Get("Sec-Fetch-Site"); site == "cross-site" {
+		// Opening a stream starts watching an agent: other sites may not.
+		h.fail(w, http.StatusForbidden, "cross-site requests are refused")
+		return
+	}
 	if raw := r.URL.Query().Get("agent"); raw != "" {
 		id, err := strconv.Atoi(raw)
 		if err != nil || id < 0 {

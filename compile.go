@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/arborbt/arbor/internal/suggest"
 )
 
 // CompileOptions bound what Compile accepts.
@@ -355,7 +357,7 @@ func (c *compiler) checkSubtrees(doc *Document) {
 		if p.n.kind == kSubTree {
 			if _, ok := c.protos[p.subtree]; !ok {
 				msg := fmt.Sprintf("SubTree names a missing tree %q", p.subtree)
-				if s := closest(p.subtree, doc.TreeNames()); s != "" {
+				if s := suggest.Closest(p.subtree, doc.TreeNames()); s != "" {
 					msg += fmt.Sprintf(" (did you mean %q?)", s)
 				}
 				c.el.add(p.path, p.def.Type, p.def.Line, "%s", msg)

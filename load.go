@@ -2,12 +2,11 @@ package arbor
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/arborbt/arbor/internal/rawdoc"
+	"github.com/arborbt/arbor/internal/suggest"
 )
 
 // Limits bound what the native loader accepts (format.md: 16 MiB per file,
@@ -51,7 +50,7 @@ func IsYAMLPath(path string) bool {
 // LoadFile reads a native tree document; .yaml and .yml files are YAML,
 // anything else JSON.
 func LoadFile(path string) (*Document, error) {
-	data, err := readLimited(path, rawdoc.DefaultMaxBytes)
+	data, err := rawdoc.ReadFile(path, rawdoc.DefaultMaxBytes)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
@@ -73,23 +72,6 @@ func LoadTree(path string, reg *Registry) (*Tree, error) {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
 	return t, nil
-}
-
-// readLimited reads a file, refusing files over max bytes.
-func readLimited(path string, max int) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > max {
-		return nil, fmt.Errorf("file is over the limit of %d bytes", max)
-	}
-	return data, nil
 }
 
 func init() {
@@ -167,7 +149,7 @@ func decodeDocumentDepth(v *rawdoc.Value, maxDepth int) (*Document, error) {
 		case "comment", "description", "fsm":
 		default:
 			msg := fmt.Sprintf("unknown document key %q", f.Key)
-			if s := closest(f.Key, docKeys); s != "" {
+			if s := suggest.Closest(f.Key, docKeys); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			el.add(f.Key, "", f.Line, "%s", msg)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/arborbt/arbor/internal/suggest"
 )
 
 // paramReader reads and validates one node's parameters while a tree
@@ -144,7 +146,7 @@ func (r *paramReader) finish(known []string) {
 	sort.Strings(unknown)
 	for _, name := range unknown {
 		msg := fmt.Sprintf("unknown parameter %q", name)
-		if s := closest(name, known); s != "" {
+		if s := suggest.Closest(name, known); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		if len(known) == 0 {
@@ -152,17 +154,6 @@ func (r *paramReader) finish(known []string) {
 		}
 		r.el.add(r.path, r.typ, r.def.Line, "%s", msg)
 	}
-}
-
-// closest returns the candidate nearest to name, if near enough.
-func closest(name string, cands []string) string {
-	best, bestD := "", len(name)/2+2
-	for _, c := range cands {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
 }
 
 // describe names a raw parameter value's kind for error messages.

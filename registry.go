@@ -3,7 +3,8 @@ package arbor
 import (
 	"fmt"
 	"sort"
-	"strings"
+
+	"github.com/arborbt/arbor/internal/suggest"
 )
 
 // kind is the compiled form of a node type: the tick loop switches on it.
@@ -195,34 +196,5 @@ func (r *Registry) lookup(name string) (*nodeType, bool) {
 
 // suggest returns the known type name closest to name, or "".
 func (r *Registry) suggest(name string) string {
-	best, bestD := "", len(name)/2+2
-	lower := strings.ToLower(name)
-	for _, cand := range r.Types() {
-		d := editDistance(lower, strings.ToLower(cand))
-		if d < bestD {
-			best, bestD = cand, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return suggest.Closest(name, r.Types())
 }

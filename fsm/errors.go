@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/arborbt/arbor/internal/suggest"
 )
 
 // Error is one problem (or warning) found while loading or compiling a
@@ -94,44 +96,10 @@ func (e *RunError) Error() string {
 
 func (e *RunError) Unwrap() error { return e.Err }
 
-// closest returns the candidate nearest to name (case-insensitive edit
-// distance), or "" when none is close.
-func closest(name string, cands []string) string {
-	best, bestD := "", len(name)/2+2
-	lower := strings.ToLower(name)
-	for _, c := range cands {
-		if d := editDistance(lower, strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
 // didYouMean returns ` (did you mean "x"?)` for the closest candidate, or "".
 func didYouMean(name string, cands []string) string {
-	if s := closest(name, cands); s != "" {
+	if s := suggest.Closest(name, cands); s != "" {
 		return fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return ""
-}
-
-// editDistance is the Levenshtein distance between a and b (bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -3,9 +3,7 @@ package fsm
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -31,7 +29,7 @@ func ParseYAML(data []byte) (*Document, error) { return parse(data, true) }
 // LoadFile reads a document; .yaml and .yml files are YAML, anything else
 // JSON.
 func LoadFile(path string) (*Document, error) {
-	data, err := readLimited(path, rawdoc.DefaultMaxBytes)
+	data, err := rawdoc.ReadFile(path, rawdoc.DefaultMaxBytes)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
@@ -41,22 +39,6 @@ func LoadFile(path string) (*Document, error) {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
 	return doc, nil
-}
-
-func readLimited(path string, max int) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > max {
-		return nil, fmt.Errorf("file is over the limit of %d bytes", max)
-	}
-	return data, nil
 }
 
 // MachineNames returns the names of the document's machines, sorted.

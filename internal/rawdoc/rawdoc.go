@@ -6,6 +6,8 @@ package rawdoc
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -243,3 +245,21 @@ func Parse(data []byte, yaml bool, lim Limits) (*Value, error) {
 // arbor package sets it (to a func returning *arbor.Document) so that the
 // scenario runner can load the trees embedded in scenario files.
 var DecodeTree func(v *Value) (any, error)
+
+// ReadFile reads a file of at most max bytes (a larger file is an error,
+// read no further than max+1 bytes).
+func ReadFile(path string, max int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > max {
+		return nil, fmt.Errorf("file is over the limit of %d bytes", max)
+	}
+	return data, nil
+}

@@ -5,15 +5,17 @@ package conv
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/internal/rawdoc"
 )
+
+// ReadFile reads a file of at most max bytes.
+func ReadFile(path string, max int) ([]byte, error) { return rawdoc.ReadFile(path, max) }
 
 // Limits of the foreign-format loaders (format.md: 16 MiB per file,
 // nesting depth 256, 100,000 nodes after inlining).
@@ -385,23 +387,6 @@ func (e *Errors) Err() error {
 		return nil
 	}
 	return e.list
-}
-
-// ReadFile reads a file of at most max bytes.
-func ReadFile(path string, max int) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > max {
-		return nil, fmt.Errorf("file is over the limit of %d bytes", max)
-	}
-	return data, nil
 }
 
 // FormatNumber writes a number the shortest way that reads back exactly:

@@ -2,33 +2,46 @@ package arbor
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 )
 
-// op is a Check operator.
-type op uint8
+// Op is a comparison operator of the Check node (semantics §6).
+type Op uint8
 
+// The comparison operators.
 const (
-	opEq op = iota
-	opNe
-	opLt
-	opLe
-	opGt
-	opGe
-	opExists
-	opMissing
+	OpEq Op = iota
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	OpExists
+	OpMissing
 )
 
 var opNames = [...]string{"==", "!=", "<", "<=", ">", ">=", "exists", "missing"}
 
-func (o op) String() string { return opNames[o] }
+// OpNames lists the operators as written in files.
+func OpNames() []string { return opNames[:] }
 
-func (o op) ordering() bool { return o >= opLt && o <= opGe }
+// String returns the operator as written in files.
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return "op(" + strconv.Itoa(int(o)) + ")"
+}
 
-func parseOp(s string) (op, bool) {
+// Ordering reports whether o is <, <=, > or >=.
+func (o Op) Ordering() bool { return o >= OpLt && o <= OpGe }
+
+// ParseOp parses an operator as written in files.
+func ParseOp(s string) (Op, bool) {
 	for i, name := range opNames {
 		if name == s {
-			return op(i), true
+			return Op(i), true
 		}
 	}
 	return 0, false
@@ -39,9 +52,9 @@ func parseOp(s string) (op, bool) {
 func (a *Agent) check(i int32, n *node) Status {
 	s := a.bb.get(n.key.id, n.key.global)
 	switch n.op {
-	case opExists:
+	case OpExists:
 		return statusOf(s != nil)
-	case opMissing:
+	case OpMissing:
 		return statusOf(s == nil)
 	}
 	if s == nil {
@@ -52,17 +65,17 @@ func (a *Agent) check(i int32, n *node) Status {
 	if n.scalarLit && s.kind == n.val.kind {
 		x, y := s.num, n.val.num
 		switch n.op {
-		case opEq:
+		case OpEq:
 			return statusOf(x == y)
-		case opNe:
+		case OpNe:
 			return statusOf(x != y)
-		case opLt:
+		case OpLt:
 			return statusOf(x < y)
-		case opLe:
+		case OpLe:
 			return statusOf(x <= y)
-		case opGt:
+		case OpGt:
 			return statusOf(x > y)
-		case opGe:
+		case OpGe:
 			return statusOf(x >= y)
 		}
 	}
@@ -78,7 +91,7 @@ func (a *Agent) checkSlow(i int32, n *node, s *slot) Status {
 			return Failure
 		}
 	}
-	r, err := compare(s.value(), n.op, want)
+	r, err := Compare(s.value(), n.op, want)
 	if err != nil {
 		a.report(i, fmt.Errorf("check %s %s %s: %w", keyName(n.key.id), n.op, want, err))
 		return Failure
@@ -86,14 +99,15 @@ func (a *Agent) checkSlow(i int32, n *node, s *slot) Status {
 	return statusOf(r)
 }
 
-// compare applies a comparison operator. Values of different kinds are
-// unequal; ordering them, or ordering booleans and other values, is an
-// error.
-func compare(v Value, o op, w Value) (bool, error) {
+// Compare applies a comparison operator (not exists or missing) as the
+// Check node does: values of different kinds are unequal; numbers compare
+// numerically, strings lexically; ordering values of different kinds, or
+// booleans and other values, is an error.
+func Compare(v Value, o Op, w Value) (bool, error) {
 	switch o {
-	case opEq:
+	case OpEq:
 		return v.Equal(w), nil
-	case opNe:
+	case OpNe:
 		return !v.Equal(w), nil
 	}
 	if v.kind != w.kind {
@@ -121,11 +135,11 @@ func compare(v Value, o op, w Value) (bool, error) {
 		return false, fmt.Errorf("%s values have no order (only == and != apply)", v.kind)
 	}
 	switch o {
-	case opLt:
+	case OpLt:
 		return c < 0, nil
-	case opLe:
+	case OpLe:
 		return c <= 0, nil
-	case opGt:
+	case OpGt:
 		return c > 0, nil
 	}
 	return c >= 0, nil

@@ -295,7 +295,7 @@ func (c *compiler) checkParams(n *node, pr *paramReader) {
 	n.key = c.keyParam(pr)
 	opName, ok := pr.str("op", true)
 	if ok {
-		o, valid := parseOp(opName)
+		o, valid := ParseOp(opName)
 		if !valid {
 			pr.errf("op", "unknown operator %q (want ==, !=, <, <=, >, >=, exists or missing)", opName)
 		}
@@ -305,7 +305,7 @@ func (c *compiler) checkParams(n *node, pr *paramReader) {
 	if !ok {
 		return
 	}
-	if n.op == opExists || n.op == opMissing {
+	if n.op == OpExists || n.op == OpMissing {
 		if hasVal {
 			pr.errf("value", "operator %s takes no value", opName)
 		}
@@ -320,7 +320,7 @@ func (c *compiler) checkParams(n *node, pr *paramReader) {
 		return
 	}
 	c.valueParam(n, raw)
-	if n.op.ordering() && !n.valRef && n.val.kind != KindNumber && n.val.kind != KindString {
+	if n.op.Ordering() && !n.valRef && n.val.kind != KindNumber && n.val.kind != KindString {
 		pr.errf("value", "operator %s needs a number or a string, got %s", opName, describe(raw))
 	}
 }
@@ -512,7 +512,7 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 		}
 	}
 	nd.scalarLit = nd.kind == kCheck && !nd.valRef &&
-		(nd.val.kind == KindNumber || (nd.val.kind == KindBool && !nd.op.ordering()))
+		(nd.val.kind == KindNumber || (nd.val.kind == KindBool && !nd.op.Ordering()))
 	return i
 }
 

@@ -40,7 +40,7 @@ type node struct {
 	// Invalid otherwise. An idle composite so decided needs no bookkeeping.
 	leadStop Status
 	flag     bool        // Parallel retryFailed
-	op       op          // Check operator
+	op       Op          // Check operator
 	cb       callbackSet // the user node's optional callbacks
 	umemHeap bool
 	keepMem  bool

@@ -1,7 +1,6 @@
 package fsm
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -9,37 +8,10 @@ import (
 	"github.com/arborbt/arbor"
 )
 
-// op is a blackboard comparison operator, as in the Check tree node.
-type op uint8
-
-const (
-	opEq op = iota
-	opNe
-	opLt
-	opLe
-	opGt
-	opGe
-	opExists
-	opMissing
-)
-
-var opNames = [...]string{"==", "!=", "<", "<=", ">", ">=", "exists", "missing"}
-
-func parseOp(s string) (op, bool) {
-	for i, n := range opNames {
-		if n == s {
-			return op(i), true
-		}
-	}
-	return 0, false
-}
-
-func (o op) ordering() bool { return o >= opLt && o <= opGe }
-
 // ccond is a compiled condition.
 type ccond struct {
 	kind   CondKind
-	op     op
+	op     arbor.Op
 	ref    bool // the value is read from refKey
 	key    arbor.Key[arbor.Value]
 	refKey arbor.Key[arbor.Value]
@@ -152,15 +124,15 @@ func (c *compiler) check(k *Cond, cc *ccond, path string) bool {
 		c.el.add(path, k.Line, "a check needs a key")
 		ok = false
 	}
-	o, valid := parseOp(k.Op)
+	o, valid := arbor.ParseOp(k.Op)
 	if !valid {
-		c.el.add(path, k.Line, "unknown operator %q (want %s)", k.Op, strings.Join(opNames[:], ", "))
+		c.el.add(path, k.Line, "unknown operator %q (want %s)", k.Op, strings.Join(arbor.OpNames(), ", "))
 		return false
 	}
 	cc.op = o
 	cc.key = arbor.NewKey[arbor.Value](k.Key)
 	cc.label = "condition " + k.Key + " " + k.Op
-	if o == opExists || o == opMissing {
+	if o == arbor.OpExists || o == arbor.OpMissing {
 		if k.HasVal {
 			c.el.add(path, k.Line, "operator %s takes no value", k.Op)
 			ok = false
@@ -183,7 +155,7 @@ func (c *compiler) check(k *Cond, cc *ccond, path string) bool {
 		}
 	}
 	cc.val = arbor.ValueOf(k.Value)
-	if o.ordering() && cc.val.Kind() != arbor.KindNumber && cc.val.Kind() != arbor.KindString {
+	if o.Ordering() && cc.val.Kind() != arbor.KindNumber && cc.val.Kind() != arbor.KindString {
 		c.el.add(path, k.Line, "operator %s needs a number or a string, got %v (a %s)", k.Op, k.Value, cc.val.Kind())
 		ok = false
 	}
@@ -243,9 +215,9 @@ func (in *Instance) eval(ci int32, lvl int32) bool {
 // reported and fails.
 func (in *Instance) check(c *ccond, lvl int32) bool {
 	switch c.op {
-	case opExists:
+	case arbor.OpExists:
 		return c.key.Has(in.bb)
-	case opMissing:
+	case arbor.OpMissing:
 		return !c.key.Has(in.bb)
 	}
 	v, err := c.key.Get(in.bb)
@@ -262,22 +234,22 @@ func (in *Instance) check(c *ccond, lvl int32) bool {
 	if x, ok := v.Number(); ok {
 		if y, ok := w.Number(); ok {
 			switch c.op {
-			case opEq:
+			case arbor.OpEq:
 				return x == y
-			case opNe:
+			case arbor.OpNe:
 				return x != y
-			case opLt:
+			case arbor.OpLt:
 				return x < y
-			case opLe:
+			case arbor.OpLe:
 				return x <= y
-			case opGt:
+			case arbor.OpGt:
 				return x > y
 			default:
 				return x >= y
 			}
 		}
 	}
-	r, err := compare(v, c.op, w)
+	r, err := arbor.Compare(v, c.op, w)
 	if err != nil {
 		in.report(in.active[lvl], c.label, fmt.Errorf("%s: %w", describe(v, w), err))
 		return false
@@ -286,34 +258,3 @@ func (in *Instance) check(c *ccond, lvl int32) bool {
 }
 
 func describe(v, w arbor.Value) string { return fmt.Sprintf("comparing %s with %s", v, w) }
-
-var errNoOrder = errors.New("only == and != apply")
-
-// compare applies a comparison to values that are not both numbers:
-// values of different kinds are unequal and cannot be ordered; strings
-// order lexically; booleans and other values only compare for equality.
-func compare(v arbor.Value, o op, w arbor.Value) (bool, error) {
-	switch o {
-	case opEq:
-		return v.Equal(w), nil
-	case opNe:
-		return !v.Equal(w), nil
-	}
-	if v.Kind() != w.Kind() {
-		return false, fmt.Errorf("cannot order a %s and a %s", v.Kind(), w.Kind())
-	}
-	x, xok := v.Str()
-	y, yok := w.Str()
-	if !xok || !yok {
-		return false, fmt.Errorf("%s values have no order: %w", v.Kind(), errNoOrder)
-	}
-	switch o {
-	case opLt:
-		return x < y, nil
-	case opLe:
-		return x <= y, nil
-	case opGt:
-		return x > y, nil
-	}
-	return x >= y, nil
-}

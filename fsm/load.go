@@ -448,7 +448,7 @@ func decodeCond(v *rawdoc.Value, path string, el *errList, depth int) *Cond {
 			c.Key = k.Str
 		}
 		if o := v.Get("op"); o == nil || o.Kind != rawdoc.String {
-			el.add(path, v.Line, "a check needs an op (a string: %s)", strings.Join(opNames[:], ", "))
+			el.add(path, v.Line, "a check needs an op (a string: %s)", strings.Join(arbor.OpNames(), ", "))
 			return nil
 		} else {
 			c.Op = o.Str

@@ -410,7 +410,7 @@ func (a *Agent) userMem(n *node) unsafe.Pointer {
 
 // condition ticks a user condition.
 func (a *Agent) condition(i int32) Status {
-	return a.userTick(i, &a.tree.nodes[i])
+	return a.runTick(i, &a.tree.nodes[i])
 }
 
 // userTick runs a user node's tick: the common case of callUser, kept
@@ -423,13 +423,21 @@ func (a *Agent) userTick(i int32, n *node) (s Status) {
 			s = Failure
 		}
 	}()
-	if a.cold != nil && a.cold.budget > 0 {
-		defer a.watch(i, time.Now())
-	}
 	s, err := n.tickFn(&a.ctx, a.userMem(n))
 	if err != nil || s < Success || s > Running || (s == Running && n.kind == kCondition) {
 		return a.badTick(i, n, s, err)
 	}
+	return s
+}
+
+// runTick runs a user node's tick, timed when a watchdog is set.
+func (a *Agent) runTick(i int32, n *node) Status {
+	if a.cold == nil || a.cold.budget <= 0 {
+		return a.userTick(i, n)
+	}
+	start := time.Now()
+	s := a.userTick(i, n)
+	a.watch(i, start)
 	return s
 }
 
@@ -463,7 +471,7 @@ func (a *Agent) action(i int32, n *node, starting bool) Status {
 		a.endMemory(n)
 		return Failure
 	}
-	s := a.userTick(i, n)
+	s := a.runTick(i, n)
 	if s != Running {
 		if n.cb&hasEnd != 0 {
 			a.callUser(i, callEnd, int64(s))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,5 +47,55 @@ func TestDefaultErrorLogIsRateLimited(t *testing.T) {
 	}
 	if n := strings.Count(buf.String(), "boom"); n == 0 || n > 20 {
 		t.Fatalf("%d of 200 errors logged, want a few (at most 10 a second)", n)
+	}
+}
+
+// panicky panics on every third tick of its agent.
+type panicky struct{}
+
+type panickyMem struct{ n int }
+
+func (panicky) Tick(_ *arbor.Ctx, m *panickyMem) (arbor.Status, error) {
+	m.n++
+	if m.n%3 == 0 {
+		panic("boom")
+	}
+	return arbor.Running, nil
+}
+
+// Panics in user nodes under parallel ticking fail only those nodes: the
+// manager keeps ticking every agent, and each fault is reported with its
+// agent (run with -race).
+func TestPanicsUnderParallelTicking(t *testing.T) {
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterAction[panicky, panickyMem](reg, "Panicky"); err != nil {
+		t.Fatal(err)
+	}
+	tree := mustCompile(t, reg, arbor.Selector(arbor.Leaf("Panicky"), arbor.Set("fallback", true)))
+	var mu sync.Mutex
+	faults := map[int]int{}
+	m := arbor.NewManager(arbor.WithWorkers(2), arbor.WithManagerErrorHandler(func(e *arbor.NodeError) {
+		var pe *arbor.PanicError
+		if !errors.As(e.Err, &pe) {
+			t.Errorf("fault %v is not a panic", e)
+		}
+		mu.Lock()
+		faults[e.Agent.ID()]++
+		mu.Unlock()
+	}))
+	defer m.Close()
+	for i := 0; i < 1000; i++ {
+		m.Add(tree)
+	}
+	for tick := 1; tick <= 9; tick++ {
+		m.Tick(time.Duration(tick) * time.Second)
+	}
+	for _, a := range m.Agents() {
+		if faults[a.ID()] != 3 {
+			t.Fatalf("agent %d: %d faults, want 3", a.ID(), faults[a.ID()])
+		}
+		if v := a.Blackboard().Value("fallback"); v.String() != "true" {
+			t.Fatalf("agent %d: the selector did not fall back after the panic", a.ID())
+		}
 	}
 }

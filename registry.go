@@ -65,16 +65,6 @@ type nodeType struct {
 	user func(pr *paramReader) userNode
 }
 
-// isCondition reports whether nodes of this type are condition leaves
-// (complete within their tick, keep no running state, take part in aborts).
-func (t *nodeType) isCondition() bool {
-	switch t.kind {
-	case kCheck, kSuccess, kFailure, kCondition:
-		return true
-	}
-	return false
-}
-
 // builtinTypes lists the built-in node types of semantics §3–§6.
 var builtinTypes = []*nodeType{
 	{name: "Sequence", kind: kSequence, shape: shapeComposite},

@@ -63,7 +63,11 @@ func TestRestoreRejectsAnotherTree(t *testing.T) {
 	}
 }
 
+// opaque is a user type of blackboard value (a pointer inside, so no
+// codec can be guessed).
 type opaque struct{ p *int }
+
+var _ = opaque{}.p
 
 func TestSnapshotNamesValuesWithoutCodec(t *testing.T) {
 	a := arbor.NewAgent(mustCompile(t, arbor.NewRegistry(), arbor.AlwaysSuccess()))

@@ -126,7 +126,6 @@ type Villager struct {
 	agent  *arbor.Agent
 	rng    uint64
 	world  *World
-	hitBy  int // monsters hitting it this tick
 }
 
 // Monster is the owner object of a monster agent.

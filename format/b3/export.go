@@ -106,7 +106,6 @@ type exporter struct {
 type customInfo struct {
 	category string
 	props    map[string]any // properties every instance has, with zero values
-	seen     bool
 }
 
 // Export writes the document as a Behavior3 project export that the editor

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"sort"
@@ -71,9 +72,24 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
 		return
 	}
+	// Served on a loopback address (also when mounted on the program's own
+	// mux), a request must name a loopback host: a web page whose DNS name
+	// was rebound to 127.0.0.1 cannot read the debugger.
+	if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && isLoopbackAddr(la) && !isLoopbackHost(r.Host) {
+		http.Error(w, "host not allowed: use localhost or 127.0.0.1", http.StatusForbidden)
+		return
+	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("X-Frame-Options", "DENY")
 	h.mux.ServeHTTP(w, r)
+}
+
+// isLoopbackAddr reports whether a listener address is a loopback one.
+func isLoopbackAddr(a net.Addr) bool {
+	if ta, ok := a.(*net.TCPAddr); ok {
+		return ta.IP.IsLoopback()
+	}
+	return false
 }
 
 // requestPath is the path the client asked for, before any StripPrefix.

@@ -3,6 +3,7 @@ package debug
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -73,5 +74,34 @@ func TestWatchChainsTracerAndRefusesCrossSiteStreams(t *testing.T) {
 	s.Handler().ServeHTTP(rec, req)
 	if rec.Code != http.StatusForbidden {
 		t.Fatalf("cross-site stream: %d, want 403", rec.Code)
+	}
+}
+
+// Mounted on a program's own server bound to loopback, the handler refuses
+// requests naming another host (DNS rebinding).
+func TestOwnMuxRefusesForeignHostsOnLoopback(t *testing.T) {
+	s := newTestSession(t, Options{})
+	mux := http.NewServeMux()
+	mux.Handle("/debug/arbor/", http.StripPrefix("/debug/arbor", s.Handler()))
+	srv := httptest.NewServer(mux) // listens on 127.0.0.1
+	defer srv.Close()
+	get := func(host string) int {
+		req, err := http.NewRequest(http.MethodGet, srv.URL+"/debug/arbor/api/session", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := get("evil.example:80"); code != http.StatusForbidden {
+		t.Fatalf("foreign host: %d, want 403", code)
+	}
+	if code := get(strings.TrimPrefix(srv.URL, "http://")); code != http.StatusOK {
+		t.Fatalf("loopback host: %d, want 200", code)
 	}
 }

@@ -50,7 +50,16 @@ func ParseOp(s string) (Op, bool) {
 // check evaluates a Check node. A missing or expired key (or "{key}"
 // value) fails every operator but missing, without an error report.
 func (a *Agent) check(i int32, n *node) Status {
-	s := a.bb.get(n.key.id, n.key.global)
+	var s *slot
+	if k := n.key; !k.global && uint(k.id) < uint(len(a.bb.local)) {
+		// Agent-scope keys the tree mentions always have a slot.
+		s = &a.bb.local[k.id]
+		if s.kind == KindNone || (s.ttl && a.bb.now > s.exp) {
+			s = nil
+		}
+	} else {
+		s = a.bb.get(k.id, k.global)
+	}
 	switch n.op {
 	case OpExists:
 		return statusOf(s != nil)

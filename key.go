@@ -112,6 +112,28 @@ func (k Key[T]) Has(bb *Blackboard) bool { return bb.get(k.id, k.global) != nil 
 
 // Set writes the value with no expiry.
 func (k Key[T]) Set(bb *Blackboard, v T) {
+	// Fast path: an agent-scope number or boolean in an existing slot.
+	if !k.global && uint(k.id) < uint(len(bb.local)) {
+		s := &bb.local[k.id]
+		switch k.conv {
+		case convFloat64:
+			s.kind, s.num, s.ttl = KindNumber, *(*float64)(unsafe.Pointer(&v)), false
+			if s.ref != nil {
+				s.ref = nil
+			}
+			return
+		case convBool:
+			b := 0.0
+			if *(*bool)(unsafe.Pointer(&v)) {
+				b = 1
+			}
+			s.kind, s.num, s.ttl = KindBool, b, false
+			if s.ref != nil {
+				s.ref = nil
+			}
+			return
+		}
+	}
 	s := bb.slot(k.id, k.global)
 	if k.conv != convGeneric {
 		s.writeFrom(k.conv, unsafe.Pointer(&v))

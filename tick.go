@@ -26,7 +26,8 @@ func (a *Agent) tick(i int32) Status {
 		}
 		return Failure
 	}
-	starting := a.st[i]&stRunning == 0
+	st := &a.st[i]
+	starting := *st&stRunning == 0
 	if starting && a.tracer != nil {
 		a.emit(Event{Kind: EventStart, Node: i})
 	}
@@ -163,10 +164,16 @@ func (a *Agent) tick(i int32) Status {
 	default:
 		s = Failure
 	}
+	// Only this node's own tick changes its running bit (halts from inside
+	// a tick are deferred), so it is written only when it changes.
 	if s == Running {
-		a.st[i] |= stRunning
+		if starting {
+			*st |= stRunning
+		}
 	} else {
-		a.st[i] &^= stRunning
+		if !starting {
+			*st &^= stRunning
+		}
 		if n.actW > 0 {
 			a.clearActivation(n)
 		}

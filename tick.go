@@ -45,6 +45,47 @@ func (a *Agent) tick(i int32) Status {
 		s = a.parallel(n)
 	case kParallelAll:
 		s = a.parallelAll(n)
+	case kCheck:
+		s = a.check(i, n)
+	case kSet:
+		s = a.set(i, n)
+	case kCondition:
+		s = a.condition(i)
+	case kAction:
+		s = a.action(i, n, starting)
+	default:
+		s = a.other(i, n, starting)
+	}
+	// Only this node's own tick changes its running bit (halts from inside
+	// a tick are deferred), so it is written only when it changes.
+	if s == Running {
+		if starting {
+			*st |= stRunning
+		}
+	} else {
+		if !starting {
+			*st &^= stRunning
+		}
+		if n.actW > 0 {
+			a.clearActivation(n)
+		}
+		if len(a.obs) > 0 && abortable(n.kind) {
+			a.moveObservers(i)
+		}
+		if n.observe {
+			a.register(i, s)
+		}
+	}
+	if a.tracer != nil {
+		a.emit(Event{Kind: EventResult, Node: i, Status: s})
+	}
+	return s
+}
+
+// other ticks the decorators and the remaining leaves, kept out of tick's
+// switch so that the composites' and actions' path stays small.
+func (a *Agent) other(i int32, n *node, starting bool) (s Status) {
+	switch n.kind {
 	case kInverter:
 		switch s = a.tick(n.kids[0]); s {
 		case Success:
@@ -153,39 +194,8 @@ func (a *Agent) tick(i int32) Status {
 		if a.bb.now-a.mem[n.mem] >= n.a {
 			s = Success
 		}
-	case kCheck:
-		s = a.check(i, n)
-	case kSet:
-		s = a.set(i, n)
-	case kCondition:
-		s = a.condition(i)
-	case kAction:
-		s = a.action(i, n, starting)
 	default:
 		s = Failure
-	}
-	// Only this node's own tick changes its running bit (halts from inside
-	// a tick are deferred), so it is written only when it changes.
-	if s == Running {
-		if starting {
-			*st |= stRunning
-		}
-	} else {
-		if !starting {
-			*st &^= stRunning
-		}
-		if n.actW > 0 {
-			a.clearActivation(n)
-		}
-		if len(a.obs) > 0 && abortable(n.kind) {
-			a.moveObservers(i)
-		}
-		if n.observe {
-			a.register(i, s)
-		}
-	}
-	if a.tracer != nil {
-		a.emit(Event{Kind: EventResult, Node: i, Status: s})
 	}
 	return s
 }

@@ -1018,3 +1018,11 @@ func TestNodeDepthLimitCountsNodes(t *testing.T) {
 		t.Fatalf("300 nodes deep: %v, want a depth error", err)
 	}
 }
+
+func TestCanonicalType(t *testing.T) {
+	for alias, want := range map[string]string{"Fallback": "Selector", "MaxTime": "Timeout", "Sequence": "Sequence", "Attack": "Attack"} {
+		if got := arbor.CanonicalType(alias); got != want {
+			t.Errorf("CanonicalType(%q) = %q, want %q", alias, got, want)
+		}
+	}
+}

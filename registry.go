@@ -115,6 +115,15 @@ var builtinAliases = map[string]string{
 	"MaxTime":            "Timeout",
 }
 
+// CanonicalType returns the built-in type an alias stands for
+// ("Fallback" → "Selector"), or name itself.
+func CanonicalType(name string) string {
+	if c, ok := builtinAliases[name]; ok {
+		return c
+	}
+	return name
+}
+
 // Registry holds the node types a tree may use: the built-ins and the
 // conditions and actions the program registers. Register types before
 // compiling trees; a Registry is safe for concurrent reads once set up.

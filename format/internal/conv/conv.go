@@ -28,27 +28,8 @@ const (
 	MaxFiles = 256
 )
 
-// aliases maps the other names a native file may use to the built-in type
-// (semantics.md, the aliases columns).
-var aliases = map[string]string{
-	"MemSequence":        "Sequence",
-	"Fallback":           "Selector",
-	"MemPriority":        "Selector",
-	"Priority":           "ReactiveSelector",
-	"ReactiveFallback":   "ReactiveSelector",
-	"PrioritySelector":   "ReactiveSelector",
-	"AlwaysSucceed":      "ForceSuccess",
-	"RepeatUntilSuccess": "RetryUntilSuccessful",
-	"MaxTime":            "Timeout",
-}
-
 // Canonical returns the built-in type an alias stands for, or typ itself.
-func Canonical(typ string) string {
-	if c, ok := aliases[typ]; ok {
-		return c
-	}
-	return typ
-}
+func Canonical(typ string) string { return arbor.CanonicalType(typ) }
 
 // Shape is what children a node type takes.
 type Shape uint8

@@ -128,16 +128,16 @@ func decodeDocumentDepth(v *rawdoc.Value, maxDepth int) (*Document, error) {
 		case "format":
 			s := f.Val.Str
 			if f.Val.Kind != rawdoc.String || !(s == "arbor/1" || strings.HasPrefix(s, "arbor/1.")) {
-				el.add("format", "", f.Line, "unsupported format %s (this version reads \"arbor/1\")", describeRaw(f.Val))
+				el.add("format", "", f.Line, "unsupported format %s (this version reads \"arbor/1\")", f.Val.Describe())
 			}
 		case "main":
 			if f.Val.Kind != rawdoc.String {
-				el.add("main", "", f.Line, "main must be a tree name (a string), got %s", describeRaw(f.Val))
+				el.add("main", "", f.Line, "main must be a tree name (a string), got %s", f.Val.Describe())
 			}
 			doc.Main = f.Val.Str
 		case "trees":
 			if f.Val.Kind != rawdoc.Object {
-				el.add("trees", "", f.Line, "trees must be an object of name → root node, got %s", describeRaw(f.Val))
+				el.add("trees", "", f.Line, "trees must be an object of name → root node, got %s", f.Val.Describe())
 				continue
 			}
 			for _, d := range f.Val.Dups {
@@ -161,16 +161,6 @@ func decodeDocumentDepth(v *rawdoc.Value, maxDepth int) (*Document, error) {
 	return doc, el.err()
 }
 
-func describeRaw(v *rawdoc.Value) string {
-	switch v.Kind {
-	case rawdoc.String:
-		return fmt.Sprintf("%q", v.Str)
-	case rawdoc.Null:
-		return "null"
-	}
-	return "a " + v.Kind.String()
-}
-
 // node converts one node object at the given nesting depth.
 func (d *nodeDecoder) node(v *rawdoc.Value, path string, depth int) *Node {
 	el := d.el
@@ -179,14 +169,14 @@ func (d *nodeDecoder) node(v *rawdoc.Value, path string, depth int) *Node {
 		return nil
 	}
 	if v.Kind != rawdoc.Object {
-		el.add(path, "", v.Line, "a node must be an object, got %s", describeRaw(v))
+		el.add(path, "", v.Line, "a node must be an object, got %s", v.Describe())
 		return nil
 	}
 	n := &Node{Line: v.Line}
 	if t := v.Get("type"); t == nil {
 		el.add(path, "", v.Line, "missing node type (the \"type\" key)")
 	} else if t.Kind != rawdoc.String || t.Str == "" {
-		el.add(path, "", v.Line, "node type must be a non-empty string, got %s", describeRaw(t))
+		el.add(path, "", v.Line, "node type must be a non-empty string, got %s", t.Describe())
 	} else {
 		n.Type = t.Str
 	}
@@ -201,12 +191,12 @@ func (d *nodeDecoder) node(v *rawdoc.Value, path string, depth int) *Node {
 		case "type", "comment":
 		case "name":
 			if f.Val.Kind != rawdoc.String {
-				el.add(path, n.Type, f.Line, "name must be a string, got %s", describeRaw(f.Val))
+				el.add(path, n.Type, f.Line, "name must be a string, got %s", f.Val.Describe())
 			}
 			n.Name = f.Val.Str
 		case "children":
 			if f.Val.Kind != rawdoc.List {
-				el.add(path, n.Type, f.Line, "children must be a list of nodes, got %s", describeRaw(f.Val))
+				el.add(path, n.Type, f.Line, "children must be a list of nodes, got %s", f.Val.Describe())
 				continue
 			}
 			for i, c := range f.Val.List {
@@ -227,7 +217,7 @@ func (d *nodeDecoder) node(v *rawdoc.Value, path string, depth int) *Node {
 				a, ok = ParseAbort(f.Val.Str)
 			}
 			if !ok {
-				el.add(path, n.Type, f.Line, "abort must be none, self, lower or both, got %s", describeRaw(f.Val))
+				el.add(path, n.Type, f.Line, "abort must be none, self, lower or both, got %s", f.Val.Describe())
 			}
 			n.Abort = a
 		default:

@@ -82,7 +82,7 @@ func parse(data []byte, yaml bool) (*Document, error) {
 	}
 	el := &errList{}
 	if v.Kind != rawdoc.Object {
-		el.add("", v.Line, "a document must be an object, got %s", describeRaw(v))
+		el.add("", v.Line, "a document must be an object, got %s", v.Describe())
 		return nil, el.err()
 	}
 	// The trees are the arbor package's to read: give it the document
@@ -145,7 +145,7 @@ func checkDocKeys(v *rawdoc.Value, el *errList) {
 		case "format":
 			s := f.Val.Str
 			if f.Val.Kind != rawdoc.String || !(s == "arbor/1" || strings.HasPrefix(s, "arbor/1.")) {
-				el.add("format", f.Line, "unsupported format %s (this version reads \"arbor/1\")", describeRaw(f.Val))
+				el.add("format", f.Line, "unsupported format %s (this version reads \"arbor/1\")", f.Val.Describe())
 			}
 		case "main":
 			el.add("main", f.Line, "main names the tree to run, but the document has no trees")
@@ -154,26 +154,6 @@ func checkDocKeys(v *rawdoc.Value, el *errList) {
 			el.add(f.Key, f.Line, "unknown document key %q%s", f.Key, didYouMean(f.Key, docKeys))
 		}
 	}
-}
-
-func describeRaw(v *rawdoc.Value) string {
-	switch v.Kind {
-	case rawdoc.String:
-		return fmt.Sprintf("%q", v.Str)
-	case rawdoc.Null:
-		return "null"
-	case rawdoc.Number:
-		return fmt.Sprintf("the number %v", v.Num)
-	case rawdoc.Bool:
-		return fmt.Sprintf("%v", v.Bool)
-	case rawdoc.Object:
-		return "an object"
-	case rawdoc.List:
-		if len(v.List) == 0 {
-			return "an empty list"
-		}
-	}
-	return "a " + v.Kind.String()
 }
 
 func dups(v *rawdoc.Value, path string, el *errList) {
@@ -188,7 +168,7 @@ func unknownKey(f rawdoc.Field, path, what string, known []string, el *errList) 
 
 func str(f rawdoc.Field, path string, el *errList) string {
 	if f.Val.Kind != rawdoc.String || f.Val.Str == "" {
-		el.add(path, f.Line, "%s must be a non-empty string, got %s", f.Key, describeRaw(f.Val))
+		el.add(path, f.Line, "%s must be a non-empty string, got %s", f.Key, f.Val.Describe())
 		return ""
 	}
 	return f.Val.Str
@@ -196,7 +176,7 @@ func str(f rawdoc.Field, path string, el *errList) string {
 
 func decodeMachines(v *rawdoc.Value, doc *Document, el *errList) {
 	if v.Kind != rawdoc.Object {
-		el.add("fsm", v.Line, "fsm must be an object of machine name → machine, got %s", describeRaw(v))
+		el.add("fsm", v.Line, "fsm must be an object of machine name → machine, got %s", v.Describe())
 		return
 	}
 	for _, d := range v.Dups {
@@ -208,7 +188,7 @@ func decodeMachines(v *rawdoc.Value, doc *Document, el *errList) {
 	for _, f := range v.Fields {
 		path := "fsm." + f.Key
 		if f.Val.Kind != rawdoc.Object {
-			el.add(path, f.Line, "a machine must be an object, got %s", describeRaw(f.Val))
+			el.add(path, f.Line, "a machine must be an object, got %s", f.Val.Describe())
 			continue
 		}
 		m := &Machine{Name: f.Key, Line: f.Val.Line, path: path}
@@ -236,7 +216,7 @@ func decodeMachines(v *rawdoc.Value, doc *Document, el *errList) {
 func decodeStates(f rawdoc.Field, path string, el *errList) []*State {
 	v := f.Val
 	if v.Kind != rawdoc.Object {
-		el.add(path+".states", f.Line, "states must be an object of state name → state, got %s", describeRaw(v))
+		el.add(path+".states", f.Line, "states must be an object of state name → state, got %s", v.Describe())
 		return nil
 	}
 	for _, d := range v.Dups {
@@ -258,7 +238,7 @@ func decodeState(f rawdoc.Field, path string, el *errList) *State {
 		return s // a state with nothing to do: "Idle: {}" or "Idle:"
 	}
 	if v.Kind != rawdoc.Object {
-		el.add(path, f.Line, "a state must be an object, got %s", describeRaw(v))
+		el.add(path, f.Line, "a state must be an object, got %s", v.Describe())
 		return nil
 	}
 	dups(v, path, el)
@@ -285,7 +265,7 @@ func decodeState(f rawdoc.Field, path string, el *errList) *State {
 			case g.Val.Kind == rawdoc.String && (g.Val.Str == "success" || g.Val.Str == "failure"):
 				s.Final, _ = arbor.ParseStatus(g.Val.Str)
 			default:
-				el.add(path, g.Line, "final must be true, false, \"success\" or \"failure\", got %s", describeRaw(g.Val))
+				el.add(path, g.Line, "final must be true, false, \"success\" or \"failure\", got %s", g.Val.Describe())
 			}
 		case "tree":
 			s.Tree = str(g, path, el)
@@ -312,14 +292,14 @@ func decodeState(f rawdoc.Field, path string, el *errList) *State {
 func decodeTransitions(f rawdoc.Field, path string, el *errList) []*Transition {
 	v := f.Val
 	if v.Kind != rawdoc.List {
-		el.add(path, f.Line, "%s must be a list of transitions, got %s", f.Key, describeRaw(v))
+		el.add(path, f.Line, "%s must be a list of transitions, got %s", f.Key, v.Describe())
 		return nil
 	}
 	var out []*Transition
 	for i, e := range v.List {
 		tp := fmt.Sprintf("%s[%d]", path, i)
 		if e.Kind != rawdoc.Object {
-			el.add(tp, e.Line, "a transition must be an object ({to: State, when: ...}), got %s", describeRaw(e))
+			el.add(tp, e.Line, "a transition must be an object ({to: State, when: ...}), got %s", e.Describe())
 			continue
 		}
 		dups(e, tp, el)
@@ -373,7 +353,7 @@ func decodeCalls(v *rawdoc.Value, path string, el *errList) []Call {
 			return nil
 		}
 		if set.Kind != rawdoc.Object {
-			el.add(path+".set", set.Line, "set must be an object of key → value, got %s", describeRaw(set))
+			el.add(path+".set", set.Line, "set must be an object of key → value, got %s", set.Describe())
 			return nil
 		}
 		if d := rawdoc.FirstDuplicate(set); d != nil {
@@ -385,7 +365,7 @@ func decodeCalls(v *rawdoc.Value, path string, el *errList) []Call {
 		}
 		return []Call{{Set: writes, Line: v.Line}}
 	}
-	el.add(path, v.Line, "a callback is a name, {set: {...}} or a list of those, got %s", describeRaw(v))
+	el.add(path, v.Line, "a callback is a name, {set: {...}} or a list of those, got %s", v.Describe())
 	return nil
 }
 
@@ -411,7 +391,7 @@ func decodeCond(v *rawdoc.Value, path string, el *errList, depth int) *Cond {
 		return decodeCondList(v, path, CondAnd, el, depth)
 	case rawdoc.Object:
 	default:
-		el.add(path, v.Line, "a condition is a check {key, op, value}, a list, {and|or|not|after|tree: ...}, \"done\" or a condition name, got %s", describeRaw(v))
+		el.add(path, v.Line, "a condition is a check {key, op, value}, a list, {and|or|not|after|tree: ...}, \"done\" or a condition name, got %s", v.Describe())
 		return nil
 	}
 	dups(v, path, el)
@@ -473,7 +453,7 @@ func decodeCond(v *rawdoc.Value, path string, el *errList, depth int) *Cond {
 		a := v.Get("after")
 		const maxMs = float64(math.MaxInt64 / int64(time.Millisecond))
 		if a.Kind != rawdoc.Number || math.IsNaN(a.Num) || a.Num < 0 || a.Num > maxMs {
-			el.add(path, a.Line, "after must be a number of milliseconds ≥ 0, got %s", describeRaw(a))
+			el.add(path, a.Line, "after must be a number of milliseconds ≥ 0, got %s", a.Describe())
 			return nil
 		}
 		return &Cond{Kind: CondAfter, After: time.Duration(a.Num * float64(time.Millisecond)), Line: v.Line}
@@ -484,7 +464,7 @@ func decodeCond(v *rawdoc.Value, path string, el *errList, depth int) *Cond {
 			st, ok = arbor.ParseStatus(t.Str)
 		}
 		if !ok {
-			el.add(path, t.Line, "tree must be success, failure or running, got %s", describeRaw(t))
+			el.add(path, t.Line, "tree must be success, failure or running, got %s", t.Describe())
 			return nil
 		}
 		return &Cond{Kind: CondTree, Status: st, Line: v.Line}
@@ -495,7 +475,7 @@ func decodeCond(v *rawdoc.Value, path string, el *errList, depth int) *Cond {
 
 func decodeCondList(v *rawdoc.Value, path string, kind CondKind, el *errList, depth int) *Cond {
 	if v.Kind != rawdoc.List || len(v.List) == 0 {
-		el.add(path, v.Line, "want a non-empty list of conditions, got %s", describeRaw(v))
+		el.add(path, v.Line, "want a non-empty list of conditions, got %s", v.Describe())
 		return nil
 	}
 	c := &Cond{Kind: kind, Line: v.Line}

@@ -110,6 +110,28 @@ func (v *Value) Get(key string) *Value {
 	return nil
 }
 
+// Describe names the value for error messages: a string or number with
+// its value, null, a boolean, or its kind.
+func (v *Value) Describe() string {
+	switch v.Kind {
+	case String:
+		return fmt.Sprintf("%q", v.Str)
+	case Null:
+		return "null"
+	case Number:
+		return fmt.Sprintf("the number %v", v.Num)
+	case Bool:
+		return fmt.Sprintf("%v", v.Bool)
+	case Object:
+		return "an object"
+	case List:
+		if len(v.List) == 0 {
+			return "an empty list"
+		}
+	}
+	return "a " + v.Kind.String()
+}
+
 // Keys returns the object's member names in document order.
 func (v *Value) Keys() []string {
 	keys := make([]string, len(v.Fields))

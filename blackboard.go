@@ -19,11 +19,17 @@ type slot struct {
 func (s *slot) value() Value { return Value{kind: s.kind, num: s.num, ref: s.ref} }
 
 func (s *slot) setScalar(k Kind, f float64) {
-	s.kind, s.num = k, f
+	s.kind, s.num, s.ttl = k, f, false
 	if s.ref != nil {
-		s.ref = nil
+		s.dropRef()
 	}
 }
+
+// dropRef clears the slot's reference (kept out of setScalar so that
+// setScalar, on hot paths, is small).
+//
+//go:noinline
+func (s *slot) dropRef() { s.ref = nil }
 
 func (s *slot) setNum(f float64) { s.setScalar(KindNumber, f) }
 

@@ -503,16 +503,11 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 		c.guards = append(c.guards, pendingGuard{p: p.guard, owner: i})
 	}
 	nd.plainCond = nd.kind == kCheck && p.guard == nil && !nd.observe && !inGuard
-	if !inGuard && p.guard == nil && len(nd.kids) > 0 && t.nodes[nd.kids[0]].plainCond {
-		switch nd.kind {
-		case kSequence, kReactiveSequence:
-			nd.leadStop = Failure
-		case kSelector, kReactiveSelector:
-			nd.leadStop = Success
-		}
-	}
 	nd.scalarLit = nd.kind == kCheck && !nd.valRef &&
 		(nd.val.kind == KindNumber || (nd.val.kind == KindBool && !nd.op.Ordering()))
+	if !inGuard {
+		t.compileLeads(i, p.guard != nil)
+	}
 	return i
 }
 

@@ -112,28 +112,23 @@ func (k Key[T]) Has(bb *Blackboard) bool { return bb.get(k.id, k.global) != nil 
 
 // Set writes the value with no expiry.
 func (k Key[T]) Set(bb *Blackboard, v T) {
-	// Fast path: an agent-scope number or boolean in an existing slot.
+	// Fast path, small enough to be inlined: an agent-scope number or
+	// boolean (every key a tree mentions has a slot).
 	if !k.global && uint(k.id) < uint(len(bb.local)) {
-		s := &bb.local[k.id]
 		switch k.conv {
 		case convFloat64:
-			s.kind, s.num, s.ttl = KindNumber, *(*float64)(unsafe.Pointer(&v)), false
-			if s.ref != nil {
-				s.ref = nil
-			}
+			bb.local[k.id].setScalar(KindNumber, *(*float64)(unsafe.Pointer(&v)))
 			return
 		case convBool:
-			b := 0.0
-			if *(*bool)(unsafe.Pointer(&v)) {
-				b = 1
-			}
-			s.kind, s.num, s.ttl = KindBool, b, false
-			if s.ref != nil {
-				s.ref = nil
-			}
+			bb.local[k.id].setScalar(KindBool, float64(*(*uint8)(unsafe.Pointer(&v))))
 			return
 		}
 	}
+	k.set(bb, v)
+}
+
+// set is Set's general path.
+func (k Key[T]) set(bb *Blackboard, v T) {
 	s := bb.slot(k.id, k.global)
 	if k.conv != convGeneric {
 		s.writeFrom(k.conv, unsafe.Pointer(&v))

@@ -13,9 +13,8 @@ func (a *Agent) tick(i int32) Status {
 		if n.plainCond {
 			return a.check(i, n)
 		}
-		if n.leadStop != Invalid && a.st[i]&stRunning == 0 {
-			lead := n.kids[0]
-			if r := a.check(lead, &a.tree.nodes[lead]); r == n.leadStop {
+		if len(n.leads) > 0 && a.st[i]&stRunning == 0 {
+			if r, _ := a.decide(n.leads, n.leadStop); r != Invalid {
 				return r
 			}
 		}
@@ -33,14 +32,8 @@ func (a *Agent) tick(i int32) Status {
 	}
 	var s Status
 	switch n.kind {
-	case kSequence, kSequenceWithMemory:
-		s = a.sequence(n, starting)
-	case kSelector:
-		s = a.selector(n)
-	case kReactiveSequence:
-		s = a.reactive(n, Success)
-	case kReactiveSelector:
-		s = a.reactive(n, Failure)
+	case kSequence, kSequenceWithMemory, kSelector, kReactiveSequence, kReactiveSelector:
+		s = a.composite(n, starting)
 	case kParallel:
 		s = a.parallel(n)
 	case kParallelAll:
@@ -200,65 +193,76 @@ func (a *Agent) other(i int32, n *node, starting bool) (s Status) {
 	return s
 }
 
-// sequence ticks Sequence and SequenceWithMemory.
-func (a *Agent) sequence(n *node, starting bool) Status {
+// composite ticks the sequences, selectors and reactive composites: the
+// children in order while they return cont (Success for sequences,
+// Failure for selectors). Sequence and Selector resume at the running
+// child (SequenceWithMemory, when it starts, where it failed last);
+// ReactiveSequence and ReactiveSelector start from the first child on
+// every tick and halt the child that was running before when another one
+// ends the iteration.
+//
+// The loop decides idle children from their leading Checks without
+// ticking them (see lead.go); it is written out here, not called, because
+// in Go every call spills the loop's live registers.
+func (a *Agent) composite(n *node, starting bool) Status {
 	cur := &a.mem[n.mem]
-	if starting && n.kind == kSequenceWithMemory {
-		*cur = a.mem[n.mem+1]
+	cont, kr := n.cont, n.kr
+	reactive := n.kind == kReactiveSequence || n.kind == kReactiveSelector
+	k := int(*cur)
+	if reactive {
+		k = 0
+	} else if starting && n.kind == kSequenceWithMemory {
+		k = int(a.mem[n.mem+1])
 	}
-	for idx := *cur; int(idx) < len(n.kids); idx++ {
-		switch a.tick(n.kids[idx]) {
-		case Running:
-			*cur = idx
-			return Running
-		case Failure:
-			if n.kind == kSequenceWithMemory {
-				a.mem[n.mem+1] = idx
+	fast := a.tracer == nil
+	at := -1 // leading Check that decided the previous child, or -1
+	for ; k < len(kr); k++ {
+		ref := &kr[k]
+		s := Invalid
+		if fast && len(ref.leads) > 0 && a.st[ref.node]&stRunning == 0 {
+			switch {
+			case ref.self:
+				s = a.test(&ref.leads[0])
+			case at >= 0 && int(ref.same) > at:
+				s = ref.stop
+			default:
+				for m := range ref.leads {
+					r := a.test(&ref.leads[m])
+					if r == Invalid {
+						break
+					}
+					if r == ref.stop {
+						s, at = r, m
+						break
+					}
+				}
 			}
-			return Failure
 		}
-	}
-	if n.kind == kSequenceWithMemory {
-		a.mem[n.mem+1] = 0
-	}
-	return Success
-}
-
-// selector ticks Selector: the mirror of Sequence.
-func (a *Agent) selector(n *node) Status {
-	cur := &a.mem[n.mem]
-	for idx := *cur; int(idx) < len(n.kids); idx++ {
-		switch a.tick(n.kids[idx]) {
-		case Running:
-			*cur = idx
-			return Running
-		case Success:
-			return Success
+		if s == Invalid || ref.self {
+			at = -1
+			if s == Invalid {
+				s = a.tick(ref.node)
+			}
 		}
-	}
-	return Failure
-}
-
-// reactive ticks ReactiveSequence (cont = Success) and ReactiveSelector
-// (cont = Failure): every tick from the first child; the first child whose
-// result is not cont ends the iteration, then the child that was running
-// before, if another, is halted.
-func (a *Agent) reactive(n *node, cont Status) Status {
-	cur := &a.mem[n.mem]
-	for k, c := range n.kids {
-		s := a.tick(c)
 		if s == cont {
 			continue
 		}
-		if prev := int(*cur); prev != k {
-			if p := n.kids[prev]; a.st[p]&stRunning != 0 {
-				a.halt(p)
+		if reactive {
+			if prev := int(*cur); prev != k {
+				if p := kr[prev].node; a.st[p]&stRunning != 0 {
+					a.halt(p)
+				}
 			}
 		}
 		if s == Running {
 			*cur = int64(k)
+		} else if n.kind == kSequenceWithMemory {
+			a.mem[n.mem+1] = int64(k)
 		}
 		return s
+	}
+	if n.kind == kSequenceWithMemory {
+		a.mem[n.mem+1] = 0
 	}
 	return cont
 }

@@ -34,10 +34,11 @@ type node struct {
 	// scalarLit: a Check against a number literal, or a boolean literal
 	// with == or != (compared without building Values).
 	scalarLit bool
-	// leadStop: for a composite without guard whose first child is a
-	// plain condition, the result of that condition that decides the
-	// composite at once (Failure for sequences, Success for selectors);
-	// Invalid otherwise. An idle composite so decided needs no bookkeeping.
+	// leadStop: for a composite without guard whose first children are
+	// plain Checks (leads), the result of one of
+	// them that decides the composite at once (Failure for sequences,
+	// Success for selectors); Invalid otherwise. An idle composite so
+	// decided needs no bookkeeping (see lead.go).
 	leadStop Status
 	flag     bool        // Parallel retryFailed
 	op       Op          // Check operator
@@ -46,15 +47,18 @@ type node struct {
 	keepMem  bool
 	valRef   bool
 	hasTTL   bool
-	guard    int32 // index of the guard's root, or -1
-	mem      int32 // first word in the agent's memory
-	actW     int32 // number of activation words at mem (cleared on end/halt)
-	umem     int32 // user memory: word offset in mem, or heap slot (umemHeap), or -1
-	umemW    int32 // user memory words in mem
-	comp     int32 // nearest composite ancestor (decorators and subtrees transparent), or -1
-	end      int32 // one past the last node of this node's subtree (pre-order)
+	guard    int32       // index of the guard's root, or -1
+	mem      int32       // first word in the agent's memory
+	actW     int32       // number of activation words at mem (cleared on end/halt)
+	umem     int32       // user memory: word offset in mem, or heap slot (umemHeap), or -1
+	umemW    int32       // user memory words in mem
+	comp     int32       // nearest composite ancestor (decorators and subtrees transparent), or -1
+	end      int32       // one past the last node of this node's subtree (pre-order)
+	leads    []leadCheck // leading plain Checks (lead.go)
+	cont     Status      // sequences: Success, selectors: Failure (the result that goes on)
 	kids     []int32
-	a, b     int64 // integer parameters (counts, thresholds, durations in ns)
+	kr       []kidRef // the children, for the loops of sequences and selectors
+	a, b     int64    // integer parameters (counts, thresholds, durations in ns)
 	key      keyRef
 	valKey   keyRef // Check/Set "{key}" reference
 	val      Value  // Check/Set literal

@@ -1,0 +1,162 @@
+package arbor
+
+import "math"
+
+// Leading conditions.
+//
+// Most branches of a game tree begin with a few plain Checks ("enemy
+// visible?", "hp < 30?") that decide the branch at once on most ticks. An
+// idle Sequence (or ReactiveSequence) whose leading Check fails, or an
+// idle Selector whose leading Check succeeds, ends in the same tick with
+// nothing to record: no running state, no memory, no observer, no event.
+// The compiler therefore gives every composite a compact description of
+// its leading Checks (leadCheck, 16 bytes each, all in one array of the
+// Tree) and of its children (kidRef), so that a composite's loop decides
+// such children without ticking them and without touching their node
+// records. Only the fast comparisons qualify: an agent-scope key against a
+// number literal, or against a boolean literal with == or !=; anything
+// else (a kind mismatch, which may be an error to report) is left to the
+// full tick. With a tracer set the shortcuts are off: every node emits its
+// events.
+//
+// Consecutive siblings often begin with the same Checks (copies of a
+// branch guarded by the same condition). When a child was decided by its
+// m-th leading Check and the next idle sibling's first m+1 Checks are the
+// same, that sibling is decided the same way without evaluating anything:
+// the checks have no side effect and nothing ran in between.
+
+// leadCheck is a plain Check compared on the fast path. The operator is
+// compiled to an interval: the Check holds when lo ≤ x ≤ hi, negated for
+// != (x < 5 is x ≤ the float64 just below 5). NaN is in no interval, so
+// it fails every operator but != as with the full Check.
+type leadCheck struct {
+	lo, hi float64
+	key    int32 // agent-scope blackboard slot
+	kind   Kind  // the literal's kind
+	neg    bool  // operator !=
+}
+
+// newLeadCheck compiles the Check "key op lit" (lit of kind k, op one of
+// == != < <= > >=).
+func newLeadCheck(key int32, op Op, k Kind, lit float64) leadCheck {
+	l := leadCheck{lo: math.Inf(-1), hi: math.Inf(1), key: key, kind: k}
+	switch op {
+	case OpEq, OpNe:
+		l.lo, l.hi, l.neg = lit, lit, op == OpNe
+	case OpLt:
+		l.hi = math.Nextafter(lit, math.Inf(-1))
+	case OpLe:
+		l.hi = lit
+	case OpGt:
+		l.lo = math.Nextafter(lit, math.Inf(1))
+	case OpGe:
+		l.lo = lit
+	}
+	if math.IsNaN(lit) {
+		l.lo, l.hi = lit, lit
+	}
+	return l
+}
+
+// kidRef is a composite's view of one child, for its loop.
+type kidRef struct {
+	leads []leadCheck // leading Checks that can decide the idle child (the child itself when self)
+	node  int32
+	same  uint8  // leading Checks equal to the previous kidRef's (same stop)
+	stop  Status // result of a leading Check that decides the child
+	self  bool   // the child is itself a plain Check
+}
+
+// test evaluates a leading Check: Success, Failure, or Invalid when the
+// fast comparison does not apply (the value's kind differs from the
+// literal's: the full Check decides, and may report an error).
+func (a *Agent) test(l *leadCheck) Status {
+	s := &a.bb.local[l.key]
+	if s.kind != l.kind {
+		if s.kind == KindNone {
+			return Failure
+		}
+		return Invalid
+	}
+	if (l.lo <= s.num && s.num <= l.hi) != l.neg && (!s.ttl || a.bb.now <= s.exp) {
+		return Success
+	}
+	return Failure
+}
+
+// decide evaluates the leading Checks of an idle composite. It returns
+// stop and the index of the Check that gave it when one does, else
+// Invalid (all passed, or one cannot be compared fast).
+func (a *Agent) decide(leads []leadCheck, stop Status) (Status, int) {
+	for m := range leads {
+		switch a.test(&leads[m]) {
+		case stop:
+			return stop, m
+		case Invalid:
+			return Invalid, -1
+		}
+	}
+	return Invalid, -1
+}
+
+// compileLeads gives composite i its leading Checks and its children's
+// kidRefs. Its children are compiled already.
+func (t *Tree) compileLeads(i int32, guarded bool) {
+	n := &t.nodes[i]
+	switch n.kind {
+	case kSequence, kReactiveSequence:
+		n.leadStop = Failure
+	case kSelector, kReactiveSelector:
+		n.leadStop = Success
+	}
+	if n.leadStop != Invalid && !guarded {
+		for _, c := range n.kids {
+			l, ok := t.fastCheck(c)
+			if !ok || len(n.leads) == 255 {
+				break
+			}
+			n.leads = append(n.leads, l)
+		}
+	}
+	if len(n.leads) == 0 {
+		n.leadStop = Invalid
+	}
+	switch n.kind {
+	case kSequence, kSequenceWithMemory, kReactiveSequence:
+		n.cont = Success
+	case kSelector, kReactiveSelector:
+		n.cont = Failure
+	default:
+		return
+	}
+	n.kr = make([]kidRef, len(n.kids))
+	for k, c := range n.kids {
+		ref := &n.kr[k]
+		ref.node = c
+		if l, ok := t.fastCheck(c); ok {
+			ref.leads, ref.self = []leadCheck{l}, true
+			continue
+		}
+		cn := &t.nodes[c]
+		ref.leads, ref.stop = cn.leads, cn.leadStop
+		if prev := &n.kr[max(k-1, 0)]; k > 0 && !prev.self && prev.stop == ref.stop {
+			for int(ref.same) < min(len(prev.leads), len(ref.leads), 255) &&
+				prev.leads[ref.same] == ref.leads[ref.same] {
+				ref.same++
+			}
+		}
+	}
+}
+
+// fastCheck returns the leadCheck of node c when it is a plain Check the
+// fast path compares.
+func (t *Tree) fastCheck(c int32) (leadCheck, bool) {
+	cn := &t.nodes[c]
+	if !cn.plainCond || !cn.scalarLit || cn.key.global || cn.op > OpGe {
+		return leadCheck{}, false
+	}
+	if uint(cn.key.id) >= uint(t.keySlots) {
+		return leadCheck{}, false
+	}
+	return newLeadCheck(cn.key.id, cn.op, cn.val.kind, cn.val.num), true
+}

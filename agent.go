@@ -31,6 +31,7 @@ type Agent struct {
 	tracer  Tracer
 	status  Status // the root's last result
 	paused  bool
+	watched bool   // a watchdog is set (cold.budget > 0)
 	busy    bool   // in a tick or an agent operation: operations wait
 	npend   uint8  // operations waiting in pending
 	pending uint32 // waiting operations, 4 bits each, oldest first
@@ -92,6 +93,7 @@ func WithWatchdog(budget time.Duration, h func(*NodeError)) AgentOption {
 	return func(a *Agent) {
 		c := a.coldPart()
 		c.budget, c.onSlow = budget, h
+		a.watched = budget > 0
 	}
 }
 
@@ -248,10 +250,16 @@ func (a *Agent) wait(op pendingOp) bool {
 	return true
 }
 
-// done ends a tick or an operation and runs the operations that waited,
-// in order.
+// done ends a tick or an operation and runs the operations that waited.
 func (a *Agent) done() {
 	a.busy = false
+	if a.npend > 0 {
+		a.runPending()
+	}
+}
+
+// runPending runs the operations that waited, in order.
+func (a *Agent) runPending() {
 	for a.npend > 0 {
 		op := pendingOp(a.pending & 0xF)
 		a.pending >>= 4

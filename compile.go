@@ -96,6 +96,11 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 		root := c.emit(g.p, -1, -1, t.meta[g.owner].path+".guard", true)
 		t.nodes[g.owner].guard = root
 	}
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		n.ends = n.actW > 0 || abortable(n.kind) || n.observe
+	}
+	t.linkKids()
 	return t, nil
 }
 

@@ -61,6 +61,7 @@ func newLeadCheck(key int32, op Op, k Kind, lit float64) leadCheck {
 // kidRef is a composite's view of one child, for its loop.
 type kidRef struct {
 	leads []leadCheck // leading Checks that can decide the idle child (the child itself when self)
+	n     *node       // the child's node (set when the tree is complete)
 	node  int32
 	same  uint8  // leading Checks equal to the previous kidRef's (same stop)
 	stop  Status // result of a leading Check that decides the child
@@ -144,6 +145,17 @@ func (t *Tree) compileLeads(i int32, guarded bool) {
 				prev.leads[ref.same] == ref.leads[ref.same] {
 				ref.same++
 			}
+		}
+	}
+}
+
+// linkKids points the kidRefs at their nodes, once the node array is
+// complete.
+func (t *Tree) linkKids() {
+	for i := range t.nodes {
+		for k := range t.nodes[i].kr {
+			ref := &t.nodes[i].kr[k]
+			ref.n = &t.nodes[ref.node]
 		}
 	}
 }

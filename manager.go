@@ -169,9 +169,7 @@ func (m *Manager) TickWith(now time.Duration, before func(*Agent)) {
 	n := len(m.agents)
 	m.globals.ticking = true
 	if m.workers <= 1 || n <= chunk {
-		for _, a := range m.agents {
-			tickOne(a, now, before, &m.dirty)
-		}
+		tickAgents(m.agents, now, before, &m.dirty)
 	} else {
 		if m.pool == nil {
 			m.pool = newWorkerPool(m.workers)
@@ -233,10 +231,7 @@ func (j *tickJob) tickChunks(dirty *[]*Agent) {
 		if lo >= n {
 			return
 		}
-		hi := min(lo+chunk, n)
-		for _, a := range j.agents[lo:hi] {
-			tickOne(a, j.now, j.before, dirty)
-		}
+		tickAgents(j.agents[lo:min(lo+chunk, n)], j.now, j.before, dirty)
 	}
 }
 
@@ -253,17 +248,20 @@ func (p *workerPool) run(agents []*Agent, now time.Duration, before func(*Agent)
 	j.agents, j.before = nil, nil
 }
 
-// tickOne ticks one agent of a manager tick, unless it is paused.
-func tickOne(a *Agent, now time.Duration, before func(*Agent), dirty *[]*Agent) {
-	if a.paused {
-		return
-	}
-	if before != nil {
-		before(a)
-	}
-	a.Tick(now)
-	if a.bb.dirty {
-		*dirty = append(*dirty, a)
+// tickAgents ticks agents of a manager tick, but the paused ones, and
+// notes those with pending global writes in dirty.
+func tickAgents(agents []*Agent, now time.Duration, before func(*Agent), dirty *[]*Agent) {
+	for _, a := range agents {
+		if a.paused {
+			continue
+		}
+		if before != nil {
+			before(a)
+		}
+		a.Tick(now)
+		if a.bb.dirty {
+			*dirty = append(*dirty, a)
+		}
 	}
 }
 

@@ -2,38 +2,39 @@ package arbor
 
 import "errors"
 
-// tick runs node i for one tick and returns its result. It is the engine's
-// hot path: a switch on the node kind, flat per-agent arrays, no
-// allocation.
-func (a *Agent) tick(i int32) Status {
-	n := &a.tree.nodes[i]
-	// A plain condition keeps no state: with nothing to record (no guard,
-	// no observer, no tracer) its result is all there is.
-	if a.tracer == nil {
-		if n.plainCond {
-			return a.check(i, n)
+// tick runs node i for one tick and returns its result.
+func (a *Agent) tick(i int32) Status { return a.tickNode(i, &a.tree.nodes[i]) }
+
+// tickNode runs node i (n) for one tick and returns its result. It is the
+// engine's hot path: a switch on the node kind, flat per-agent arrays, no
+// allocation. What few nodes need (a guard, events for a tracer,
+// observers, activation memory to clear) is tested with as few loads as
+// possible.
+func (a *Agent) tickNode(i int32, n *node) Status {
+	if a.tracer != nil || n.guard >= 0 {
+		if r, done := a.enter(i, n); done {
+			return r
 		}
-		if len(n.leads) > 0 && a.st[i]&stRunning == 0 {
-			if r, _ := a.decide(n.leads, n.leadStop); r != Invalid {
-				return r
-			}
-		}
-	}
-	if n.guard >= 0 && a.cond(n.guard) != Success {
-		if a.st[i]&stRunning != 0 {
-			a.halt(i)
-		}
-		return Failure
+	} else if n.plainCond {
+		// A plain condition keeps no state: with nothing to record its
+		// result is all there is.
+		return a.check(i, n)
 	}
 	st := &a.st[i]
 	starting := *st&stRunning == 0
-	if starting && a.tracer != nil {
-		a.emit(Event{Kind: EventStart, Node: i})
-	}
 	var s Status
 	switch n.kind {
 	case kSequence, kSequenceWithMemory, kSelector, kReactiveSequence, kReactiveSelector:
 		s = a.composite(n, starting)
+	case kAction:
+		if n.cb&(hasStart|hasEnd) == 0 && !a.watched {
+			// The common action: no start or end callback, no watchdog.
+			if s = a.userTick(i, n); s != Running && n.umem >= 0 && !n.keepMem {
+				a.endMemory(n)
+			}
+		} else {
+			s = a.action(i, n, starting)
+		}
 	case kParallel:
 		s = a.parallel(n)
 	case kParallelAll:
@@ -44,8 +45,6 @@ func (a *Agent) tick(i int32) Status {
 		s = a.set(i, n)
 	case kCondition:
 		s = a.condition(i)
-	case kAction:
-		s = a.action(i, n, starting)
 	default:
 		s = a.other(i, n, starting)
 	}
@@ -59,20 +58,45 @@ func (a *Agent) tick(i int32) Status {
 		if !starting {
 			*st &^= stRunning
 		}
-		if n.actW > 0 {
-			a.clearActivation(n)
-		}
-		if len(a.obs) > 0 && abortable(n.kind) {
-			a.moveObservers(i)
-		}
-		if n.observe {
-			a.register(i, s)
+		if n.ends {
+			a.ended(i, n, s)
 		}
 	}
 	if a.tracer != nil {
 		a.emit(Event{Kind: EventResult, Node: i, Status: s})
 	}
 	return s
+}
+
+// enter begins the tick of a node that has a guard, or of any node when a
+// tracer is set: a failing guard ends the tick at once (done), halting the
+// node if it was running; a node that starts emits EventStart.
+func (a *Agent) enter(i int32, n *node) (r Status, done bool) {
+	if n.guard >= 0 && a.cond(n.guard) != Success {
+		if a.st[i]&stRunning != 0 {
+			a.halt(i)
+		}
+		return Failure, true
+	}
+	if a.st[i]&stRunning == 0 && a.tracer != nil {
+		a.emit(Event{Kind: EventStart, Node: i})
+	}
+	return Invalid, false
+}
+
+// ended does what a node's end requires besides its running bit (n.ends):
+// its activation memory is cleared, observers at it move up, and a
+// condition that observes becomes an observer.
+func (a *Agent) ended(i int32, n *node, s Status) {
+	if n.actW > 0 {
+		a.clearActivation(n)
+	}
+	if len(a.obs) > 0 && abortable(n.kind) {
+		a.moveObservers(i)
+	}
+	if n.observe {
+		a.register(i, s)
+	}
 }
 
 // other ticks the decorators and the remaining leaves, kept out of tick's
@@ -241,7 +265,7 @@ func (a *Agent) composite(n *node, starting bool) Status {
 		if s == Invalid || ref.self {
 			at = -1
 			if s == Invalid {
-				s = a.tick(ref.node)
+				s = a.tickNode(ref.node, ref.n)
 			}
 		}
 		if s == cont {

@@ -41,6 +41,7 @@ type node struct {
 	// decided needs no bookkeeping (see lead.go).
 	leadStop Status
 	flag     bool        // Parallel retryFailed
+	ends     bool        // its end needs ended: activation words, observers, or it observes
 	op       Op          // Check operator
 	cb       callbackSet // the user node's optional callbacks
 	umemHeap bool

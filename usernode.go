@@ -399,13 +399,13 @@ func (a *Agent) callUser(i int32, call userCall, arg int64) (s Status) {
 
 // userMem returns a pointer to the agent's memory of user node n, or nil.
 func (a *Agent) userMem(n *node) unsafe.Pointer {
-	switch {
-	case n.umem < 0:
-		return nil
-	case n.umemHeap:
+	if n.umemW > 0 {
+		return unsafe.Pointer(&a.mem[n.umem])
+	}
+	if n.umemHeap {
 		return n.user.pointer(a.cold.umem[n.umem])
 	}
-	return unsafe.Pointer(&a.mem[n.umem])
+	return nil
 }
 
 // condition ticks a user condition.
@@ -417,13 +417,19 @@ func (a *Agent) condition(i int32) Status {
 // small for the hot path.
 func (a *Agent) userTick(i int32, n *node) (s Status) {
 	a.ctx.node = i
+	// The barrier calls recover only when the tick did not return: a
+	// panic (or runtime.Goexit, for which recover returns nil).
+	returned := false
 	defer func() {
-		if r := recover(); r != nil {
-			a.report(i, &PanicError{Value: r, Stack: string(debug.Stack())})
-			s = Failure
+		if !returned {
+			if r := recover(); r != nil {
+				a.report(i, &PanicError{Value: r, Stack: string(debug.Stack())})
+				s = Failure
+			}
 		}
 	}()
 	s, err := n.tickFn(&a.ctx, a.userMem(n))
+	returned = true
 	if err != nil || s < Success || s > Running || (s == Running && n.kind == kCondition) {
 		return a.badTick(i, n, s, err)
 	}
@@ -432,7 +438,7 @@ func (a *Agent) userTick(i int32, n *node) (s Status) {
 
 // runTick runs a user node's tick, timed when a watchdog is set.
 func (a *Agent) runTick(i int32, n *node) Status {
-	if a.cold == nil || a.cold.budget <= 0 {
+	if !a.watched {
 		return a.userTick(i, n)
 	}
 	start := time.Now()
@@ -490,5 +496,9 @@ func (a *Agent) endMemory(n *node) {
 		reflect.ValueOf(a.cold.umem[n.umem]).Elem().SetZero()
 		return
 	}
-	clear(a.mem[n.umem : n.umem+n.umemW])
+	if m := a.mem[n.umem : n.umem+n.umemW]; len(m) == 1 {
+		m[0] = 0
+	} else {
+		clear(m)
+	}
 }

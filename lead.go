@@ -85,21 +85,6 @@ func (a *Agent) test(l *leadCheck) Status {
 	return Failure
 }
 
-// decide evaluates the leading Checks of an idle composite. It returns
-// stop and the index of the Check that gave it when one does, else
-// Invalid (all passed, or one cannot be compared fast).
-func (a *Agent) decide(leads []leadCheck, stop Status) (Status, int) {
-	for m := range leads {
-		switch a.test(&leads[m]) {
-		case stop:
-			return stop, m
-		case Invalid:
-			return Invalid, -1
-		}
-	}
-	return Invalid, -1
-}
-
 // compileLeads gives composite i its leading Checks and its children's
 // kidRefs. Its children are compiled already.
 func (t *Tree) compileLeads(i int32, guarded bool) {

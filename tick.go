@@ -239,34 +239,35 @@ func (a *Agent) composite(n *node, starting bool) Status {
 		k = int(a.mem[n.mem+1])
 	}
 	fast := a.tracer == nil
-	at := -1 // leading Check that decided the previous child, or -1
 	for ; k < len(kr); k++ {
 		ref := &kr[k]
 		s := Invalid
 		if fast && len(ref.leads) > 0 && a.st[ref.node]&stRunning == 0 {
-			switch {
-			case ref.self:
+			if ref.self {
 				s = a.test(&ref.leads[0])
-			case at >= 0 && int(ref.same) > at:
-				s = ref.stop
-			default:
+			} else {
 				for m := range ref.leads {
 					r := a.test(&ref.leads[m])
 					if r == Invalid {
 						break
 					}
 					if r == ref.stop {
-						s, at = r, m
+						s = r
+						if s == cont {
+							// The idle siblings that follow and begin with
+							// the same checks up to this one are decided the
+							// same way: nothing ran in between.
+							for k+1 < len(kr) && int(kr[k+1].same) > m && a.st[kr[k+1].node]&stRunning == 0 {
+								k++
+							}
+						}
 						break
 					}
 				}
 			}
 		}
-		if s == Invalid || ref.self {
-			at = -1
-			if s == Invalid {
-				s = a.tickNode(ref.node, ref.n)
-			}
+		if s == Invalid {
+			s = a.tickNode(ref.node, ref.n)
 		}
 		if s == cont {
 			continue

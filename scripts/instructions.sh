@@ -6,6 +6,7 @@
 set -euo pipefail
 bench=${1:-BenchmarkGuardArbor}
 out=${2:-$(mktemp -d)}
+mkdir -p "$out"
 cd "$(dirname "$0")/.."
 out=$(cd "$out" && pwd)
 go test -c -o "$out/workload.test" ./internal/workload

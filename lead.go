@@ -62,10 +62,13 @@ func newLeadCheck(key int32, op Op, k Kind, lit float64) leadCheck {
 type kidRef struct {
 	leads []leadCheck // leading Checks that can decide the idle child (the child itself when self)
 	n     *node       // the child's node (set when the tree is complete)
-	node  int32
-	same  uint8  // leading Checks equal to the previous kidRef's (same stop)
-	stop  Status // result of a leading Check that decides the child
-	self  bool   // the child is itself a plain Check
+	// runEnd[m]: the last of the siblings from this one on whose leading
+	// Checks up to the m-th are all the same as this one's.
+	runEnd []int32
+	node   int32
+	same   uint8  // leading Checks equal to the previous kidRef's (same stop)
+	stop   Status // result of a leading Check that decides the child
+	self   bool   // the child is itself a plain Check
 }
 
 // test evaluates a leading Check: Success, Failure, or Invalid when the
@@ -130,6 +133,20 @@ func (t *Tree) compileLeads(i int32, guarded bool) {
 				prev.leads[ref.same] == ref.leads[ref.same] {
 				ref.same++
 			}
+		}
+	}
+	for k := range n.kr {
+		ref := &n.kr[k]
+		if ref.self || len(ref.leads) == 0 {
+			continue
+		}
+		ref.runEnd = make([]int32, len(ref.leads))
+		for m := range ref.runEnd {
+			j := k
+			for j+1 < len(n.kr) && int(n.kr[j+1].same) > m {
+				j++
+			}
+			ref.runEnd[m] = int32(j)
 		}
 	}
 }

@@ -254,12 +254,15 @@ func (a *Agent) composite(n *node, starting bool) Status {
 					if r == ref.stop {
 						s = r
 						if s == cont {
-							// The idle siblings that follow and begin with
-							// the same checks up to this one are decided the
-							// same way: nothing ran in between.
-							for k+1 < len(kr) && int(kr[k+1].same) > m && a.st[kr[k+1].node]&stRunning == 0 {
-								k++
+							// The siblings that follow and begin with the
+							// same checks up to this one are decided the
+							// same way (nothing ran in between), but for the
+							// one that may be running: the child at cur.
+							j := int(ref.runEnd[m])
+							if c := int(*cur); !starting && c > k && c <= j && a.st[kr[c].node]&stRunning != 0 {
+								j = c - 1
 							}
+							k = j
 						}
 						break
 					}

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 out=$(cd "$out" && pwd)
 go test -c -o "$out/workload.test" ./internal/workload
 count() {
-	(cd internal/workload && GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind \
+	(cd internal/workload && GOGC=off GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind \
 		--callgrind-out-file="$out/cg.$1" "$out/workload.test" \
 		-test.run '^$' -test.bench "^$bench\$" -test.benchtime "$1x" >/dev/null 2>"$out/log.$1")
 	grep -o 'Collected : [0-9]*' "$out/log.$1" | grep -o '[0-9]*'

@@ -428,7 +428,13 @@ func (a *Agent) userTick(i int32, n *node) (s Status) {
 			}
 		}
 	}()
-	s, err := n.tickFn(&a.ctx, a.userMem(n))
+	var mem unsafe.Pointer
+	if n.umemW > 0 {
+		mem = unsafe.Pointer(&a.mem[n.umem])
+	} else if n.umemHeap {
+		mem = n.user.pointer(a.cold.umem[n.umem])
+	}
+	s, err := n.tickFn(&a.ctx, mem)
 	returned = true
 	if err != nil || s < Success || s > Running || (s == Running && n.kind == kCondition) {
 		return a.badTick(i, n, s, err)

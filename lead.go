@@ -69,6 +69,7 @@ type kidRef struct {
 	same   uint8  // leading Checks equal to the previous kidRef's (same stop)
 	stop   Status // result of a leading Check that decides the child
 	self   bool   // the child is itself a plain Check
+	act    bool   // the child is a plain action: no guard, start or end callback, nothing to do at its end
 }
 
 // test evaluates a leading Check: Success, Failure, or Invalid when the
@@ -157,7 +158,9 @@ func (t *Tree) linkKids() {
 	for i := range t.nodes {
 		for k := range t.nodes[i].kr {
 			ref := &t.nodes[i].kr[k]
-			ref.n = &t.nodes[ref.node]
+			n := &t.nodes[ref.node]
+			ref.n = n
+			ref.act = n.kind == kAction && n.guard < 0 && n.cb&(hasStart|hasEnd) == 0 && !n.ends
 		}
 	}
 }

@@ -270,7 +270,20 @@ func (a *Agent) composite(n *node, starting bool) Status {
 			}
 		}
 		if s == Invalid {
-			s = a.tickNode(ref.node, ref.n)
+			if ref.act && fast && !a.watched {
+				// A plain action: tickNode's work for it, written out.
+				st := &a.st[ref.node]
+				if s = a.userTick(ref.node, ref.n); s == Running {
+					*st |= stRunning
+				} else {
+					*st &^= stRunning
+					if cn := ref.n; cn.umem >= 0 && !cn.keepMem {
+						a.endMemory(cn)
+					}
+				}
+			} else {
+				s = a.tickNode(ref.node, ref.n)
+			}
 		}
 		if s == cont {
 			continue

@@ -28,21 +28,46 @@ type Result struct {
 // mockMem is a mock action's per-agent memory: the script position.
 type mockMem struct{ next int }
 
-type mockAction struct{ script []arbor.Status }
+type mockAction struct {
+	script []arbor.Status
+	rec    *recorder // nil when a tracer records the events
+}
 
-func (m mockAction) Tick(_ *arbor.Ctx, mem *mockMem) (arbor.Status, error) {
+func (m mockAction) Tick(c *arbor.Ctx, mem *mockMem) (arbor.Status, error) {
 	i := mem.next
 	if i >= len(m.script) {
 		i = len(m.script) - 1
 	}
 	mem.next++
+	m.rec.add(c, m.script[i].String())
 	return m.script[i], nil
+}
+
+// Halt is the halt callback: recorded like a halt event.
+func (m mockAction) Halt(c *arbor.Ctx, _ *mockMem) { m.rec.add(c, "halt") }
+
+// recorder collects the mocks' events as they record them themselves: the
+// trace without the start events, for a run without a tracer (the engine
+// takes its fast paths only when no tracer is set).
+type recorder struct {
+	labels []string
+	events []string
+}
+
+func (r *recorder) add(c *arbor.Ctx, what string) {
+	if r != nil {
+		r.events = append(r.events, r.labels[c.Node()]+":"+what)
+	}
 }
 
 // Registry returns a registry with the scenario's mocks and conditions
 // registered. Naming a built-in type is an error (a load error of the
 // scenario).
-func (s *Scenario) Registry() (*arbor.Registry, error) {
+func (s *Scenario) Registry() (*arbor.Registry, error) { return s.registry(nil) }
+
+// registry is Registry with mocks that record their events in rec (when
+// not nil).
+func (s *Scenario) registry(rec *recorder) (*arbor.Registry, error) {
 	reg := arbor.NewRegistry()
 	for _, name := range sortedKeys(s.Mocks) {
 		script := s.Mocks[name]
@@ -50,7 +75,7 @@ func (s *Scenario) Registry() (*arbor.Registry, error) {
 			return nil, fmt.Errorf("mock %q: %q is a built-in node type and cannot be mocked", name, name)
 		}
 		err := arbor.RegisterActionFactory[mockMem](reg, name, nil,
-			func(map[string]any) (arbor.Action[mockMem], error) { return mockAction{script}, nil }, arbor.AnyParams())
+			func(map[string]any) (arbor.Action[mockMem], error) { return mockAction{script, rec}, nil }, arbor.AnyParams())
 		if err != nil {
 			return nil, fmt.Errorf("mock %q: %w", name, err)
 		}
@@ -90,8 +115,10 @@ func truthy(v arbor.Value) bool {
 }
 
 // Load builds the scenario's tree.
-func (s *Scenario) Load() (*arbor.Tree, error) {
-	reg, err := s.Registry()
+func (s *Scenario) Load() (*arbor.Tree, error) { return s.load(nil) }
+
+func (s *Scenario) load(rec *recorder) (*arbor.Tree, error) {
+	reg, err := s.registry(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +150,11 @@ func (s *Scenario) Load() (*arbor.Tree, error) {
 	return arbor.Compile(doc, reg)
 }
 
-// Run runs the scenario.
+// Run runs the scenario twice: with a tracer recording the trace, and
+// without one, the mocks recording their own results and halts (the trace
+// less its start events). The engine takes its fast paths only when no
+// tracer is set, so the second run checks them against the same
+// expectations.
 func (s *Scenario) Run() (res Result) {
 	res = Result{Name: s.Name, File: s.File}
 	defer func() {
@@ -149,7 +180,28 @@ func (s *Scenario) Run() (res Result) {
 		res.Failure = "load error: " + err.Error()
 		return res
 	}
+	if s.play(tree, nil, &res); !res.Passed {
+		return res
+	}
+	rec := &recorder{}
+	if tree, err = s.load(rec); err != nil {
+		res.Passed, res.Failure = false, "load error: "+err.Error()
+		return res
+	}
+	rec.labels, _ = s.labels(tree)
+	var quiet Result
+	if s.play(tree, rec, &quiet); !quiet.Passed {
+		res.Passed, res.Failure = false, "without a tracer: "+quiet.Failure
+		res.Log = append(res.Log, "without a tracer:")
+		res.Log = append(res.Log, quiet.Log...)
+	}
+	return res
+}
 
+// play ticks the scenario's steps on a new agent of tree, into res. With
+// rec nil a tracer records the trace; else the mocks record theirs in rec
+// and expected traces are compared without their start events.
+func (s *Scenario) play(tree *arbor.Tree, rec *recorder, res *Result) {
 	var events []string
 	labels, mocks := s.labels(tree)
 	tracer := func(_ *arbor.Agent, e arbor.Event) {
@@ -166,7 +218,35 @@ func (s *Scenario) Run() (res Result) {
 		}
 	}
 	onError := func(e *arbor.NodeError) { res.Log = append(res.Log, "  node error: "+e.Error()) }
-	agent := arbor.NewAgent(tree, arbor.WithTracer(tracer), arbor.WithErrorHandler(onError))
+	opts := []arbor.AgentOption{arbor.WithErrorHandler(onError)}
+	if rec == nil {
+		opts = append(opts, arbor.WithTracer(tracer))
+	}
+	agent := arbor.NewAgent(tree, opts...)
+	// want is an expected trace as this run records it.
+	want := func(trace []string) []string {
+		if rec == nil {
+			return trace
+		}
+		var out []string
+		for _, e := range trace {
+			if !strings.HasSuffix(e, ":start") {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	// got returns the events recorded since the last call.
+	got := func() []string {
+		if rec == nil {
+			e := events
+			events = events[:0]
+			return e
+		}
+		e := rec.events
+		rec.events = rec.events[:0]
+		return e
+	}
 	bb := agent.Blackboard()
 	for _, kv := range s.Blackboard {
 		bb.Set(kv.Key, kv.Value)
@@ -183,8 +263,9 @@ func (s *Scenario) Run() (res Result) {
 				bb.Delete(k)
 			}
 			now := time.Duration(math.Round(float64(tick) * s.TickMs * float64(time.Millisecond)))
-			events = events[:0]
+			got()
 			status := agent.Tick(now)
+			events := got()
 			res.Log = append(res.Log, fmt.Sprintf("  tick %d (t=%v): %s %s", tick, now, status, quoteList(events)))
 			where := fmt.Sprintf("tick %d (ticks[%d]", tick, si)
 			if step.Repeat > 1 {
@@ -193,29 +274,29 @@ func (s *Scenario) Run() (res Result) {
 			where += ")"
 			if step.Status != arbor.Invalid && status != step.Status {
 				res.Failure = fmt.Sprintf("%s: status: expected %s, got %s; trace %s", where, step.Status, status, quoteList(events))
-				return res
+				return
 			}
-			if step.hasTrace && !equalStrings(events, step.Trace) {
-				res.Failure = fmt.Sprintf("%s: trace:\n    expected %s\n    actual   %s", where, quoteList(step.Trace), quoteList(events))
-				return res
+			if step.hasTrace && !equalStrings(events, want(step.Trace)) {
+				res.Failure = fmt.Sprintf("%s: trace:\n    expected %s\n    actual   %s", where, quoteList(want(step.Trace)), quoteList(events))
+				return
 			}
 			if msg := compareBlackboard(bb, step.Blackboard); msg != "" {
 				res.Failure = fmt.Sprintf("%s: blackboard: %s", where, msg)
-				return res
+				return
 			}
 		}
 	}
 	if s.Halt {
-		events = events[:0]
+		got()
 		agent.Halt()
+		events := got()
 		res.Log = append(res.Log, "  halt: "+quoteList(events))
-		if s.hasHaltTrace && !equalStrings(events, s.HaltTrace) {
-			res.Failure = fmt.Sprintf("halt: trace:\n    expected %s\n    actual   %s", quoteList(s.HaltTrace), quoteList(events))
-			return res
+		if s.hasHaltTrace && !equalStrings(events, want(s.HaltTrace)) {
+			res.Failure = fmt.Sprintf("halt: trace:\n    expected %s\n    actual   %s", quoteList(want(s.HaltTrace)), quoteList(events))
+			return
 		}
 	}
 	res.Passed = true
-	return res
 }
 
 // labels returns each node's trace label and whether it is a mock.

@@ -69,7 +69,7 @@ type kidRef struct {
 	same   uint8  // leading Checks equal to the previous kidRef's (same stop)
 	stop   Status // result of a leading Check that decides the child
 	self   bool   // the child is itself a plain Check
-	act    bool   // the child is a plain action: no guard, start or end callback, nothing to do at its end
+	act    bool   // the child is a plain user action or condition: no guard, start or end callback, nothing to do at its end
 }
 
 // test evaluates a leading Check: Success, Failure, or Invalid when the
@@ -160,7 +160,7 @@ func (t *Tree) linkKids() {
 			ref := &t.nodes[i].kr[k]
 			n := &t.nodes[ref.node]
 			ref.n = n
-			ref.act = n.kind == kAction && n.guard < 0 && n.cb&(hasStart|hasEnd) == 0 && !n.ends
+			ref.act = (n.kind == kAction || n.kind == kCondition) && n.guard < 0 && n.cb&(hasStart|hasEnd) == 0 && !n.ends
 		}
 	}
 }

@@ -271,7 +271,7 @@ func (a *Agent) composite(n *node, starting bool) Status {
 		}
 		if s == Invalid {
 			if ref.act && fast && !a.watched {
-				// A plain action: tickNode's work for it, written out.
+				// A plain user node: tickNode's work for it, written out.
 				st := &a.st[ref.node]
 				if s = a.userTick(ref.node, ref.n); s == Running {
 					*st |= stRunning

@@ -35,11 +35,12 @@ type Agent struct {
 	busy    bool   // in a tick or an agent operation: operations wait
 	npend   uint8  // operations waiting in pending
 	pending uint32 // waiting operations, 4 bits each, oldest first
-	obsSeq  uint64
 	ctx     Ctx
 	owner   any
-	cold    *agentCold
-	id      int
+	// Cold fields.
+	obsSeq uint64
+	cold   *agentCold
+	id     int
 }
 
 // agentCold holds what few agents need.

@@ -56,14 +56,14 @@ func NewGlobals() *Globals { return &Globals{} }
 // A Blackboard belongs to one agent and is not safe for concurrent use;
 // write to it between ticks or from the agent's own nodes.
 type Blackboard struct {
-	local  []slot
-	global *Globals
-	now    int64
+	local []slot
+	now   int64
+	dirty bool // gbuf holds writes
 	// During a Manager tick the global scope is read-only and shared: the
 	// agent's global writes wait in gbuf (read back by the agent itself)
 	// until the manager applies them in agent order.
-	gbuf  *globalBuffer
-	dirty bool // gbuf holds writes
+	gbuf   *globalBuffer
+	global *Globals
 }
 
 // globalBuffer holds an agent's global writes of a Manager tick.

@@ -70,6 +70,7 @@ type kidRef struct {
 	stop   Status // result of a leading Check that decides the child
 	self   bool   // the child is itself a plain Check
 	act    bool   // the child is a plain user action or condition: no guard, start or end callback, nothing to do at its end
+	comp   bool   // the child is a sequence or selector without guard
 }
 
 // test evaluates a leading Check: Success, Failure, or Invalid when the
@@ -161,6 +162,7 @@ func (t *Tree) linkKids() {
 			n := &t.nodes[ref.node]
 			ref.n = n
 			ref.act = (n.kind == kAction || n.kind == kCondition) && n.guard < 0 && n.cb&(hasStart|hasEnd) == 0 && !n.ends
+			ref.comp = n.kr != nil && n.guard < 0
 		}
 	}
 }

@@ -281,6 +281,16 @@ func (a *Agent) composite(n *node, starting bool) Status {
 						a.endMemory(cn)
 					}
 				}
+			} else if ref.comp && fast {
+				// A composite without guard: tickNode's work, written out.
+				st := &a.st[ref.node]
+				starting := *st&stRunning == 0
+				if s = a.composite(ref.n, starting); s == Running {
+					*st |= stRunning
+				} else {
+					*st &^= stRunning
+					a.ended(ref.node, ref.n, s)
+				}
 			} else {
 				s = a.tickNode(ref.node, ref.n)
 			}

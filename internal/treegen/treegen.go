@@ -8,7 +8,8 @@
 // Registry: the actions Act, ActKeep and ActHeap and the condition Cond. Parameters
 // are always in range, so every document compiles. Blackboard keys come
 // from a small set (Keys), so that the trees' checks, the Set nodes, the
-// mocks and the Driver's writes interact.
+// mocks and the Driver's writes interact. The mocks record their callbacks
+// in a CallLog when it is the agent's owner.
 //
 // Everything is deterministic for a seed: Generate(seed, cfg) returns the
 // same document, and a Driver's inputs for (agent, tick) depend only on its
@@ -22,6 +23,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -69,6 +71,15 @@ type Config struct {
 	Globals     bool   // use the global keys too
 	ErrorNodes  bool   // include arbor.Error leaves (they report errors)
 	Lists       bool   // Set values may be lists and objects
+	// LeadChecks: sequences and selectors often begin with the Checks the
+	// engine decides on its fast paths (an agent-scope key against a
+	// number literal with any ordering or equality operator, or against a
+	// boolean literal with == or !=) and now and then with look-alikes it
+	// must not (global keys, strings, "{key}", exists/missing); composites,
+	// more often reactive ones, hold runs of sibling branches that begin
+	// with the same such Checks (see run). Off by default, so that the
+	// other configurations keep their documents.
+	LeadChecks bool
 }
 
 func (c Config) withDefaults() Config {
@@ -192,6 +203,11 @@ func (g *gen) composite(depth int) *arbor.Node {
 		// Favour the types that take aborts.
 		typ = g.pick([]string{"Sequence", "SequenceWithMemory", "Selector"})
 	}
+	if g.cfg.LeadChecks && g.chance(0.25) {
+		// Favour the reactive types: they visit the siblings before a
+		// running child, which may then be one of a run.
+		typ = g.pick([]string{"ReactiveSequence", "ReactiveSelector", "Priority"})
+	}
 	nk := 1 + g.r.IntN(g.cfg.MaxChildren)
 	n := &arbor.Node{Type: typ}
 	switch typ {
@@ -227,6 +243,9 @@ func (g *gen) composite(depth int) *arbor.Node {
 			n.Children = append(n.Children, g.node(depth-1, false))
 		}
 	}
+	if g.cfg.LeadChecks {
+		n.Children = g.leads(typ, depth, n.Children)
+	}
 	switch typ {
 	case "Parallel":
 		if g.chance(0.8) {
@@ -244,6 +263,218 @@ func (g *gen) composite(depth int) *arbor.Node {
 		}
 	}
 	return n
+}
+
+// The composites by how their leading Checks decide them: sequences stop
+// at a failing one, selectors at a succeeding one.
+var (
+	sequenceTypes = []string{"Sequence", "MemSequence", "ReactiveSequence"}
+	selectorTypes = []string{"Selector", "Fallback", "MemPriority", "ReactiveSelector", "Priority", "ReactiveFallback", "PrioritySelector"}
+)
+
+// leads rewrites the children of a composite of type typ for
+// Config.LeadChecks: a sequence or selector often gets one to three
+// leading fast Checks, and a composite that goes through its children in
+// order (sequences, selectors, SequenceWithMemory) often gets a run of
+// sibling branches beginning with the same Checks (see run).
+func (g *gen) leads(typ string, depth int, kids []*arbor.Node) []*arbor.Node {
+	isSeq, isSel := slices.Contains(sequenceTypes, typ), slices.Contains(selectorTypes, typ)
+	if (isSeq || isSel) && g.chance(0.5) {
+		var pre []*arbor.Node
+		for i := 1 + g.r.IntN(3); i > 0; i-- {
+			g.nodes++
+			pre = append(pre, g.leadCheck())
+		}
+		kids = append(pre, kids...)
+	}
+	if (isSeq || isSel || typ == "SequenceWithMemory") && depth > 2 && g.chance(0.5) {
+		at := g.r.IntN(len(kids) + 1)
+		kids = slices.Insert(kids, at, g.run(depth-1, isSel)...)
+	}
+	return kids
+}
+
+// run makes two to five consecutive sibling branches (sequences or
+// selectors) that begin with the same one to three Checks (mostly fast
+// ones), then differ: a branch may keep fewer of the shared Checks, end
+// them with a near copy (the same key, another operator or literal), add
+// Checks of its own, and ends in something that runs for a while — often
+// then writing a shared Check's key and ending with the result that lets
+// the parent go on. The branches are mostly of the kind a parent of the
+// given kind goes past when a leading Check decides them (sequences under
+// a selector, selectors under a sequence), so that the engine decides the
+// later ones from an earlier one's Checks; now and then the whole run is of
+// the other kind (its decision ends the parent's loop), and now and then a
+// branch is guarded, of the other kind, or watched by an abort.
+func (g *gen) run(depth int, underSelector bool) []*arbor.Node {
+	kinds, other := selectorTypes, sequenceTypes
+	if underSelector != g.chance(0.2) {
+		// Mostly the kind the parent goes past; else a run of branches
+		// whose decision ends the parent's loop.
+		kinds, other = other, kinds
+	}
+	shared := make([]checkDef, 1+g.r.IntN(3))
+	for i := range shared {
+		shared[i] = g.leadCheckDef()
+	}
+	var out []*arbor.Node
+	for i, n := 0, 2+g.r.IntN(4); i < n; i++ {
+		typ := g.pick(kinds)
+		if g.chance(0.1) {
+			typ = g.pick(other)
+		}
+		b := &arbor.Node{Type: typ}
+		k := len(shared)
+		if g.chance(0.3) {
+			k = 1 + g.r.IntN(len(shared))
+		}
+		// A near copy: the shared Checks up to near, then one on the same
+		// key with another operator or literal. Often the first branch,
+		// so that it may be decided where the next ones differ from it.
+		near := -1
+		if (i == 0 && g.chance(0.4)) || g.chance(0.1) {
+			near = g.r.IntN(k)
+			k = near + 1
+		}
+		for j, c := range shared[:k] {
+			if j == near {
+				c = g.nearCopy(c)
+			}
+			b.Children = append(b.Children, c.node()) // a copy each
+		}
+		switch x := g.r.IntN(20); {
+		case x < 7:
+			// Decided after the shared Checks (also when they all pass,
+			// so that the parent goes on to the next sibling).
+			b.Children = append(b.Children, g.leadCheck())
+		case x < 9:
+			b.Children = append(b.Children, g.check())
+		}
+		switch x := g.r.IntN(20); {
+		case x < 10:
+			// Runs for a while, then ends so that the parent goes on to
+			// the next sibling (which the parent may visit while this one
+			// runs, when it is reactive); half the time it writes the key
+			// of a shared Check first (sometimes expiring at once), so
+			// that the next sibling's Checks must be evaluated afresh.
+			tail := arbor.Sequence(g.action())
+			if x < 5 {
+				tail.Children[0] = arbor.WaitTicks(1 + g.r.IntN(3))
+			} else {
+				w := arbor.Set(shared[g.r.IntN(len(shared))].key, g.leadValue())
+				if g.chance(0.4) {
+					w.With("ttlMs", []int{0, 0, 40, 80}[g.r.IntN(4)])
+				}
+				tail.Children = append(tail.Children, w)
+			}
+			if slices.Contains(sequenceTypes, typ) {
+				tail.Children = append(tail.Children, arbor.AlwaysFailure())
+			}
+			b.Children = append(b.Children, tail)
+		case x < 16 || depth <= 1:
+			b.Children = append(b.Children, g.action())
+		default:
+			b.Children = append(b.Children, g.node(depth-1, false))
+		}
+		if g.chance(0.2) {
+			b.Children = append(b.Children, g.action())
+		}
+		g.nodes += len(b.Children) + 1
+		switch {
+		case g.chance(0.05):
+			b.Guard = g.guard(2)
+		case g.chance(0.05) && (typ == "Sequence" || typ == "Selector"):
+			b.Abort = arbor.AbortSelf
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// leadCheck makes a Check the engine compares on its fast paths: an
+// agent-scope key against a number literal (any of ==, !=, <, <=, >, >=)
+// or a boolean literal (== or !=). The Driver writes numbers, booleans,
+// strings and other values to the same keys, with and without expiry, and
+// deletes them, so that such a Check also meets missing, expired and
+// mistyped values.
+func (g *gen) leadCheck() *arbor.Node { return g.leadCheckDef().node() }
+
+// checkDef is a Check's parameters.
+type checkDef struct {
+	key, op string
+	value   any
+}
+
+func (c checkDef) node() *arbor.Node {
+	if c.value == nil {
+		return arbor.Check(c.key, c.op)
+	}
+	return arbor.Check(c.key, c.op, c.value)
+}
+
+func (g *gen) leadCheckDef() checkDef {
+	if g.chance(0.1) {
+		return g.slowCheckDef()
+	}
+	key := g.pick(Keys)
+	if g.chance(0.25) {
+		return checkDef{key, g.pick([]string{"==", "!="}), g.chance(0.5)}
+	}
+	return checkDef{key, g.pick(ops[:6]), g.leadNumber()}
+}
+
+// slowCheckDef makes a Check that looks like a fast one but is not
+// compared on the fast paths: a global key, a string literal, a "{key}"
+// value, exists or missing.
+func (g *gen) slowCheckDef() checkDef {
+	key := g.pick(Keys)
+	switch g.r.IntN(5) {
+	case 0:
+		return checkDef{g.pick(GlobalKeys), g.pick(ops[:6]), g.leadNumber()}
+	case 1:
+		return checkDef{g.pick(GlobalKeys), g.pick(ops[:2]), g.chance(0.5)}
+	case 2:
+		return checkDef{key, g.pick(ops[:6]), g.pick(stringValues)}
+	case 3:
+		return checkDef{key, g.pick(ops[:6]), "{" + g.pick(Keys) + "}"}
+	}
+	return checkDef{key, g.pick(ops[6:]), nil}
+}
+
+// nearCopy returns a Check on the same key as c with another operator or
+// literal.
+func (g *gen) nearCopy(c checkDef) checkDef {
+	for {
+		d := g.leadCheckDef()
+		d.key = c.key
+		if d.op != c.op || fmt.Sprint(d.value) != fmt.Sprint(c.value) {
+			return d
+		}
+	}
+}
+
+// leadNumber is a number literal of a leading Check: the Driver's numbers,
+// now and then NaN, an infinity or -0.
+func (g *gen) leadNumber() any {
+	switch x := g.r.IntN(50); {
+	case x == 0:
+		return math.NaN()
+	case x == 1:
+		return math.Inf(1 - 2*g.r.IntN(2))
+	case x == 2:
+		return math.Copysign(0, -1)
+	case x < 13:
+		return float64(g.r.IntN(8)) / 2
+	}
+	return g.r.IntN(4)
+}
+
+// leadValue is a value a Set writes to a leading Check's key.
+func (g *gen) leadValue() any {
+	if g.chance(0.25) {
+		return g.chance(0.5)
+	}
+	return g.leadNumber()
 }
 
 // condition makes a condition leaf (Check, Cond, Success, Failure).
@@ -519,6 +750,32 @@ func read(c *arbor.Ctx, key string) (arbor.Value, bool) {
 	return v, err == nil
 }
 
+// CallLog records, in order, the callbacks of the mock nodes of an agent
+// whose owner it is (arbor.WithOwner(log)): for tests that compare what
+// the user nodes of two agents saw. Agents with another owner, or none,
+// record nothing.
+type CallLog struct{ Calls []Call }
+
+// Call is one callback of a mock node.
+type Call struct {
+	Node   int          // the node id
+	What   string       // "start", "tick", "end", "halt", "pause", "resume" or "check"
+	N      int64        // the mock's tick count after the callback (Act, ActKeep, ActHeap)
+	Status arbor.Status // tick and end: the result (Invalid when the tick panicked); check: Success or Failure
+	Err    bool         // the callback returned an error
+}
+
+func (c Call) String() string {
+	return fmt.Sprintf("node %d %s n=%d %s err=%v", c.Node, c.What, c.N, c.Status, c.Err)
+}
+
+// logCall records a callback when the agent's owner is a *CallLog.
+func logCall(c *arbor.Ctx, what string, n int64, s arbor.Status, err error) {
+	if l, ok := c.Agent().Owner().(*CallLog); ok {
+		l.Calls = append(l.Calls, Call{Node: c.Node(), What: what, N: n, Status: s, Err: err != nil})
+	}
+}
+
 // scripted interprets a result key's value for a mock action that has
 // ticked ticks times in its memory: a status name, "boom" (an error),
 // "panic", a number k (running while ticks ≤ k, then success), a boolean
@@ -568,7 +825,8 @@ type actMem struct {
 	ticks, limit, pauses int64
 }
 
-func (p *act) Start(c *arbor.Ctx, m *actMem) error {
+func (p *act) Start(c *arbor.Ctx, m *actMem) (err error) {
+	defer func() { logCall(c, "start", m.ticks, arbor.Invalid, err) }()
 	n, err := p.N.Get(c)
 	if err != nil {
 		return err
@@ -584,21 +842,29 @@ func (p *act) Start(c *arbor.Ctx, m *actMem) error {
 	return nil
 }
 
-func (p *act) Tick(c *arbor.Ctx, m *actMem) (arbor.Status, error) {
+func (p *act) Tick(c *arbor.Ctx, m *actMem) (s arbor.Status, err error) {
+	defer func() { logCall(c, "tick", m.ticks, s, err) }()
 	m.ticks++
 	v, ok := read(c, p.R)
 	return scripted(v, ok, m.ticks+m.pauses, m.limit)
 }
 
-func (p *act) End(c *arbor.Ctx, m *actMem, _ arbor.Status) {
+func (p *act) End(c *arbor.Ctx, m *actMem, s arbor.Status) {
+	logCall(c, "end", m.ticks, s, nil)
 	keyE().Set(c.Blackboard(), float64(m.ticks))
 }
 
-func (p *act) Halt(c *arbor.Ctx, m *actMem) { keyE().Set(c.Blackboard(), -1) }
+func (p *act) Halt(c *arbor.Ctx, m *actMem) {
+	logCall(c, "halt", m.ticks, arbor.Invalid, nil)
+	keyE().Set(c.Blackboard(), -1)
+}
 
 func (p *act) Pause(c *arbor.Ctx, m *actMem, paused bool) {
 	if paused {
 		m.pauses++
+		logCall(c, "pause", m.ticks, arbor.Invalid, nil)
+	} else {
+		logCall(c, "resume", m.ticks, arbor.Invalid, nil)
 	}
 }
 
@@ -611,7 +877,8 @@ type actKeep struct {
 
 type actKeepMem struct{ total int64 }
 
-func (p *actKeep) Tick(c *arbor.Ctx, m *actKeepMem) (arbor.Status, error) {
+func (p *actKeep) Tick(c *arbor.Ctx, m *actKeepMem) (s arbor.Status, err error) {
+	defer func() { logCall(c, "tick", m.total, s, err) }()
 	m.total++
 	v, ok := read(c, p.R)
 	if f, isNum := v.Number(); ok && isNum {
@@ -668,10 +935,11 @@ func (m *actHeapMem) UnmarshalBinary(b []byte) error {
 	return nil
 }
 
-func (p *actHeap) Tick(c *arbor.Ctx, m *actHeapMem) (arbor.Status, error) {
+func (p *actHeap) Tick(c *arbor.Ctx, m *actHeapMem) (s arbor.Status, err error) {
+	defer func() { logCall(c, "tick", int64(len(m.ticks)), s, err) }()
 	v, ok := read(c, p.R)
 	m.last = v.String()
-	s, err := scripted(v, ok, int64(len(m.ticks))+1, 3)
+	s, err = scripted(v, ok, int64(len(m.ticks))+1, 3)
 	m.ticks = append(m.ticks, int64(s))
 	return s, err
 }
@@ -682,7 +950,8 @@ type cond struct {
 	Key string `arbor:"key,required"`
 }
 
-func (p *cond) Check(c *arbor.Ctx) (bool, error) {
+func (p *cond) Check(c *arbor.Ctx) (r bool, err error) {
+	defer func() { logCall(c, "check", 0, statusOf(r), err) }()
 	v, ok := read(c, p.Key)
 	if !ok {
 		return false, nil
@@ -703,6 +972,13 @@ func (p *cond) Check(c *arbor.Ctx) (bool, error) {
 		return s != "", nil
 	}
 	return false, nil
+}
+
+func statusOf(b bool) arbor.Status {
+	if b {
+		return arbor.Success
+	}
+	return arbor.Failure
 }
 
 // Expected reports whether a node error is one that generated trees and
@@ -745,14 +1021,26 @@ type Driver struct {
 	// NoTTL: write without expiry (an expiry counts from the agent's
 	// clock, which a fresh agent has at 0).
 	NoTTL bool
+	// ExactTTL: Now has no jitter (tick t is at t × Tick) and expiring
+	// writes last 0 to 3 whole ticks, so that entries expire exactly at the
+	// time of a later tick: the boundary of "present until Expires".
+	ExactTTL bool
+	// Numeric: half the data key writes are numbers 0 to 3, so that
+	// Checks against numbers pass and fail more often than they meet
+	// other kinds (which they still do).
+	Numeric bool
 }
 
 // Tick is the tick period of Now: ticks are Tick apart, plus a jitter.
 const Tick = 40 * time.Millisecond
 
 // Now returns the game time of tick t (t ≥ 1): increasing, about t × Tick,
-// with a jitter of less than Tick, the same for every agent.
+// with a jitter of less than Tick (none with ExactTTL), the same for every
+// agent.
 func (d *Driver) Now(t int) time.Duration {
+	if d.ExactTTL {
+		return time.Duration(t) * Tick
+	}
 	r := rand.New(rand.NewPCG(d.Seed^0x6e6f77, uint64(t)))
 	return time.Duration(t)*Tick + time.Duration(r.Int64N(int64(Tick)))
 }
@@ -789,7 +1077,12 @@ func (d *Driver) Apply(bb *arbor.Blackboard, id, t int) {
 		case x < 3:
 			bb.Delete(k)
 		case x < 5 && !d.NoTTL:
-			bb.SetTTL(k, d.value(r), time.Duration(r.IntN(150))*time.Millisecond)
+			v := d.value(r)
+			ttl := time.Duration(r.IntN(150)) * time.Millisecond
+			if d.ExactTTL {
+				ttl = ttl.Truncate(Tick)
+			}
+			bb.SetTTL(k, v, ttl)
 		default:
 			bb.Set(k, d.value(r))
 		}
@@ -798,6 +1091,9 @@ func (d *Driver) Apply(bb *arbor.Blackboard, id, t int) {
 
 // value returns a random value for a data key.
 func (d *Driver) value(r *rand.Rand) any {
+	if d.Numeric && r.IntN(2) == 0 {
+		return float64(r.IntN(4))
+	}
 	switch x := r.IntN(40); {
 	case x < 14:
 		return float64(r.IntN(4))

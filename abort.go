@@ -134,7 +134,14 @@ func (a *Agent) reevaluate() {
 		last = o.seq
 		// An observer watches its composite only while that composite
 		// runs a later child than the one holding the condition.
-		if o.waiting || a.mem[nodes[o.at].mem] <= int64(o.branch) || a.evalLeaf(o.cond) == o.result {
+		if o.waiting || a.mem[nodes[o.at].mem] <= int64(o.branch) {
+			continue
+		}
+		r := a.evalLeaf(o.cond)
+		if a.tracer != nil {
+			a.emit(Event{Kind: EventEval, Node: o.cond, Status: r})
+		}
+		if r == o.result {
 			continue
 		}
 		t := o.at

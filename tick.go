@@ -401,9 +401,18 @@ func (a *Agent) parallelAll(n *node) Status {
 	return a.parallelDone(n, s)
 }
 
-// cond evaluates a condition tree statelessly: guards, and conditions
-// re-evaluated by observers. No events, no running state.
+// cond evaluates a condition tree statelessly: guards. No running state;
+// with a tracer, an EventEval per node evaluated.
 func (a *Agent) cond(i int32) Status {
+	s := a.evalCond(i)
+	if a.tracer != nil {
+		a.emit(Event{Kind: EventEval, Node: i, Status: s})
+	}
+	return s
+}
+
+// evalCond is cond's evaluation.
+func (a *Agent) evalCond(i int32) Status {
 	n := &a.tree.nodes[i]
 	if n.guard >= 0 && a.cond(n.guard) != Success {
 		return Failure

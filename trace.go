@@ -15,9 +15,13 @@ const (
 	// EventAbort: a conditional abort fired. Node is the watched composite
 	// whose running descendants are halted next; Cond is the condition.
 	EventAbort
+	// EventEval: a node was evaluated without being ticked, with result
+	// Status: a node of a guard (semantics §4: no start, halt or running
+	// state), or a condition re-evaluated by its observer (§7).
+	EventEval
 )
 
-// String returns "start", "result", "halt" or "abort".
+// String returns "start", "result", "halt", "abort" or "eval".
 func (k EventKind) String() string {
 	switch k {
 	case EventStart:
@@ -28,6 +32,8 @@ func (k EventKind) String() string {
 		return "halt"
 	case EventAbort:
 		return "abort"
+	case EventEval:
+		return "eval"
 	}
 	return "event"
 }

@@ -446,7 +446,7 @@ func jsonEvents(es []event) []jsonEvent {
 	out := make([]jsonEvent, len(es))
 	for i, e := range es {
 		je := jsonEvent{Kind: e.Kind.String(), Node: e.Node, AtUs: float64(e.At) / float64(time.Microsecond)}
-		if e.Kind == arbor.EventResult {
+		if e.Kind == arbor.EventResult || e.Kind == arbor.EventEval {
 			je.Status = e.Status.String()
 		}
 		if e.Kind == arbor.EventAbort {

@@ -756,3 +756,42 @@ func TestListenAndLoopbackHosts(t *testing.T) {
 		t.Error("Listen(nonsense) succeeded")
 	}
 }
+
+// A guard's nodes get statuses from their evaluations: the patrol's guard
+// (blocked missing) succeeds, then fails once "blocked" is set.
+func TestGuardStatuses(t *testing.T) {
+	s := newTestSession(t, Options{})
+	stop, err := s.Watch(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	sentry := s.m.Agents()[0].Tree()
+	guard := -1
+	for i := 0; i < sentry.Len(); i++ {
+		if sentry.Node(i).GuardOf >= 0 {
+			guard = i
+		}
+	}
+	if guard < 0 {
+		t.Fatal("the sentry tree has no guard")
+	}
+	h := s.Handler()
+	letter := func(seq int) string {
+		t.Helper()
+		code, v := get(t, h, "/api/agents/0/ticks/"+strconv.Itoa(seq))
+		if code != 200 {
+			t.Fatalf("latest tick: %d %v", code, v)
+		}
+		return v["nodes"].(string)[guard : guard+1]
+	}
+	tickN(s, 0, 1)
+	if l := letter(1); l != "S" {
+		t.Errorf("guard passing: status %q, want S (success, this tick)", l)
+	}
+	s.m.Agents()[0].Blackboard().Set("blocked", true)
+	tickN(s, 1, 1)
+	if l := letter(2); l != "F" {
+		t.Errorf("guard failing: status %q, want F", l)
+	}
+}

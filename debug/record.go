@@ -168,7 +168,8 @@ func (w *watch) closeTick(s *Session, between bool) {
 		switch e.Kind {
 		case arbor.EventStart:
 			st.Starts++
-		case arbor.EventResult:
+		case arbor.EventResult, arbor.EventEval:
+			// A guard node's evaluations count as its ticks.
 			st.Ticks++
 			switch e.Status {
 			case arbor.Success:
@@ -203,7 +204,7 @@ func (w *watch) closeTick(s *Session, between bool) {
 // applyEvent updates node statuses with one event.
 func applyEvent(st []byte, e event) {
 	switch e.Kind {
-	case arbor.EventResult:
+	case arbor.EventResult, arbor.EventEval:
 		st[e.Node] = statusLetter(e.Status)
 	case arbor.EventHalt:
 		st[e.Node] = stHalted
@@ -218,6 +219,11 @@ func (w *watch) time(events []event) {
 	stack := w.stack[:0]
 	var prev time.Duration
 	for _, e := range events {
+		if e.Kind == arbor.EventEval {
+			// Evaluations of guards and observed conditions are timed
+			// within the node being ticked.
+			continue
+		}
 		x := e.Node
 		// Close nodes whose subtree does not hold x: they were pre-empted
 		// or halted without a result in this tick.

@@ -141,6 +141,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 				events = append(events, label+":"+e.Status.String())
 			case arbor.EventAbort:
 				events = append(events, label+":abort")
+			case arbor.EventEval:
+				events = append(events, label+":eval:"+e.Status.String())
 			default:
 				events = append(events, label+":"+e.Kind.String())
 			}

@@ -220,7 +220,7 @@
       const g = s('g', { class: 'node st-never', 'data-id': n.id, 'data-status': 'never', transform: `translate(${n.x - n.w / 2},${n.y})` });
       const title = s('title');
       title.textContent = [n.type + (n.name ? ' "' + n.name + '"' : ''), n.path,
-        n.params ? JSON.stringify(n.params) : '', n.abort ? 'abort: ' + n.abort : '', n.inGuard ? 'guard condition (evaluated without events)' : ''].filter(Boolean).join('\n');
+        n.params ? JSON.stringify(n.params) : '', n.abort ? 'abort: ' + n.abort : '', n.inGuard ? 'guard condition (evaluated, no running state)' : ''].filter(Boolean).join('\n');
       g.append(title, s('rect', { width: n.w, height: NH, rx: 6 }));
       const maxChars = Math.floor((n.w - 14) / 6.6);
       const cut = (str) => (str.length > maxChars ? str.slice(0, maxChars - 1) + '…' : str);
@@ -570,7 +570,7 @@
     add('type', n.type);
     add('id', n.id);
     add('path', n.path);
-    add('status', n.inGuard ? 'guard condition: evaluated without events' : status);
+    add('status', n.inGuard ? status + ', guard condition (evaluated, no running state)' : status);
     add('abort', n.abort || '');
     if (n.guard >= 0) add('guard', label(n.guard) + ' (#' + n.guard + ')');
     if (n.guardOf >= 0) add('guards', label(n.guardOf) + ' (#' + n.guardOf + ')');

@@ -141,7 +141,9 @@ func TestGeneratedTreesCompileAndTick(t *testing.T) {
 		running := make([]bool, tree.Len())
 		var lastStart int32 = -1
 		tracer := func(a *arbor.Agent, e arbor.Event) {
-			if lastStart >= 0 && e.Kind != arbor.EventResult && e.Kind != arbor.EventStart {
+			// Between a node's start and its result come its children's
+			// events and guard evaluations.
+			if lastStart >= 0 && e.Kind != arbor.EventResult && e.Kind != arbor.EventStart && e.Kind != arbor.EventEval {
 				fail("node %d started, then a %s event of node %d before a result", lastStart, e.Kind, e.Node)
 			}
 			switch e.Kind {
@@ -158,6 +160,14 @@ func TestGeneratedTreesCompileAndTick(t *testing.T) {
 					fail("node %d returned %v", e.Node, e.Status)
 				}
 				running[e.Node] = e.Status == arbor.Running
+			case arbor.EventEval:
+				// Guards and observed conditions: stateless, never running.
+				if e.Status != arbor.Success && e.Status != arbor.Failure {
+					fail("evaluation of node %d gave %v", e.Node, e.Status)
+				}
+				if running[e.Node] {
+					fail("evaluation of running node %d", e.Node)
+				}
 			case arbor.EventHalt:
 				if !running[e.Node] {
 					fail("halt of node %d, which is not running", e.Node)

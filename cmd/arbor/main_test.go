@@ -102,6 +102,53 @@ func TestValidateCommand(t *testing.T) {
 	}
 }
 
+// Files with an fsm section: the machines are compiled with the trees.
+func TestValidateStateMachines(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "guard.yaml", `format: arbor/1
+trees:
+  Fight: {type: Sequence, children: [{type: Check, key: hp, op: ">", value: 0}, {type: Wait, ticks: 1}]}
+fsm:
+  Guard:
+    initial: Idle
+    states:
+      Idle: {transitions: [{to: Combat, when: {key: enemy, op: exists}}]}
+      Combat: {tree: Fight, enter: [{set: {alarm: true}}], transitions: [{to: Idle, when: {tree: success}}]}
+`)
+	out, _, code := runCLI(t, "validate", good)
+	if code != 0 || !strings.Contains(out, `tree "Fight"`) || !strings.Contains(out, `state machine "Guard", 2 states`) {
+		t.Errorf("good machine: code %d, output %q", code, out)
+	}
+	bad := writeFile(t, dir, "bad.yaml", `fsm:
+  Guard:
+    initial: Idel
+    states:
+      Idle: {enter: [roar], transitions: [{to: Nowhere}]}
+`)
+	out, _, code = runCLI(t, "validate", bad)
+	for _, want := range []string{`"Idel"`, `"Nowhere"`, `unknown callback "roar"`} {
+		if code != 1 || !strings.Contains(out, want) {
+			t.Errorf("bad machine: code %d, output %q, want it to mention %s", code, out, want)
+		}
+	}
+	// -allow-unknown accepts named callbacks and conditions it cannot know.
+	named := writeFile(t, dir, "named.yaml", `fsm:
+  Guard:
+    initial: Idle
+    states:
+      Idle: {enter: [roar], transitions: [{to: Idle, when: {not: {and: [heardNoise]}}, do: [growl]}]}
+`)
+	if _, _, code = runCLI(t, "validate", named); code != 1 {
+		t.Errorf("named callbacks without -allow-unknown: code %d, want 1", code)
+	}
+	if out, _, code = runCLI(t, "validate", "-allow-unknown", named); code != 0 {
+		t.Errorf("named callbacks with -allow-unknown: code %d, output %q", code, out)
+	}
+	if out, _, code = runCLI(t, "validate", "-allow-unknown", filepath.Join("..", "..", "examples", "monster", "monster.yaml")); code != 0 || !strings.Contains(out, `state machine "Monster"`) {
+		t.Errorf("the monster example: code %d, output %q", code, out)
+	}
+}
+
 func TestRunCommand(t *testing.T) {
 	dir := t.TempDir()
 	tree := writeFile(t, dir, "t.json", `{"type": "Sequence", "children": [{"type": "Wait", "ticks": 1}, {"type": "Attack"}]}`)

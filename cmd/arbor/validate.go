@@ -5,8 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/fsm"
+	"github.com/arborbt/arbor/internal/rawdoc"
 )
 
 // cmdValidate implements "arbor validate FILE".
@@ -15,7 +19,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	allow := fs.Bool("allow-unknown", false, "accept node types that are not built in, as actions taking any parameters")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arbor validate [-allow-unknown] FILE\n\nChecks a tree file (native JSON/YAML, Behavior3 JSON or BT.CPP XML) and prints every problem, or \"ok\" and the node count.")
+		fmt.Fprintln(stderr, "usage: arbor validate [-allow-unknown] FILE\n\nChecks a tree file (native JSON/YAML, Behavior3 JSON or BT.CPP XML) and prints every problem, or \"ok\" and the node count.\nThe state machines of a native file's fsm section are checked too.")
 		fs.PrintDefaults()
 	}
 	if err := parseInterspersed(fs, args); err != nil {
@@ -26,17 +30,18 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
+	if hasMachines(path) {
+		return validateMachines(path, *allow, stdout, stderr)
+	}
 	doc, err := loadTreeFile(path, "")
 	if err != nil {
 		printErrors(stdout, err)
 		return 1
 	}
-	reg := arbor.NewRegistry()
-	if *allow {
-		if err := mockUnknown(reg, doc, nil); err != nil {
-			fmt.Fprintf(stderr, "arbor validate: %v\n", err)
-			return 1
-		}
+	reg, err := validationRegistry(doc, *allow)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbor validate: %v\n", err)
+		return 1
 	}
 	tree, err := arbor.Compile(doc, reg)
 	if err != nil {
@@ -45,6 +50,73 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "ok: %s: tree %q, %d nodes\n", path, tree.Name(), tree.Len())
 	return 0
+}
+
+// validationRegistry returns the registry trees are checked with: the
+// built-ins, and with allow mocks for the document's unknown types.
+func validationRegistry(doc *arbor.Document, allow bool) (*arbor.Registry, error) {
+	reg := arbor.NewRegistry()
+	if allow && doc != nil {
+		if err := mockUnknown(reg, doc, nil); err != nil {
+			return nil, err
+		}
+	}
+	return reg, nil
+}
+
+// hasMachines reports whether path is a native file with an fsm section.
+func hasMachines(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext != ".json" && ext != ".yaml" && ext != ".yml" {
+		return false
+	}
+	data, err := rawdoc.ReadFile(path, rawdoc.DefaultMaxBytes)
+	if err != nil {
+		return false
+	}
+	v, err := rawdoc.Parse(data, ext != ".json", rawdoc.Limits{})
+	return err == nil && v.Get("fsm") != nil
+}
+
+// validateMachines checks a native file with state machines: its trees,
+// if any, and every machine of its fsm section compiled with them.
+func validateMachines(path string, allow bool, stdout, stderr io.Writer) int {
+	doc, err := fsm.LoadFile(path)
+	if err != nil {
+		printErrors(stdout, err)
+		return 1
+	}
+	reg, err := validationRegistry(doc.Trees, allow)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbor validate: %v\n", err)
+		return 1
+	}
+	var opts []fsm.CompileOption
+	if allow {
+		opts = append(opts, fsm.WithFuncs(mockFuncs(doc)))
+	}
+	code := 0
+	if doc.Trees != nil && len(doc.Trees.Trees) > 0 {
+		tree, err := arbor.Compile(doc.Trees, reg)
+		if err != nil {
+			printErrors(stdout, fmt.Errorf("%s: %w", path, err))
+			return 1
+		}
+		fmt.Fprintf(stdout, "ok: %s: tree %q, %d nodes\n", path, tree.Name(), tree.Len())
+	}
+	for _, name := range doc.MachineNames() {
+		def, err := doc.Compile(name, reg, opts...)
+		if err != nil {
+			printErrors(stdout, fmt.Errorf("%s: %w", path, err))
+			code = 1
+			continue
+		}
+		for _, w := range def.Warnings() {
+			fmt.Fprintf(stdout, "warning: %s: %v\n", path, w)
+		}
+		fmt.Fprintf(stdout, "ok: %s: state machine %q, %d states\n", path, name, len(def.States()))
+	}
+	return code
 }
 
 // printErrors prints each load error on its own line.
@@ -57,4 +129,53 @@ func printErrors(w io.Writer, err error) {
 		return
 	}
 	fmt.Fprintln(w, err)
+}
+
+// mockFuncs returns no-op callbacks and false conditions for every name the
+// document's machines use (validate -allow-unknown).
+func mockFuncs(doc *fsm.Document) fsm.Funcs {
+	f := fsm.Funcs{Calls: map[string]func(*fsm.Ctx){}, Conds: map[string]func(*fsm.Ctx) bool{}}
+	calls := func(cs []fsm.Call) {
+		for _, c := range cs {
+			if c.Name != "" {
+				f.Calls[c.Name] = func(*fsm.Ctx) {}
+			}
+		}
+	}
+	var cond func(c *fsm.Cond)
+	cond = func(c *fsm.Cond) {
+		if c == nil {
+			return
+		}
+		if c.Kind == fsm.CondNamed {
+			f.Conds[c.Name] = func(*fsm.Ctx) bool { return false }
+		}
+		for _, x := range c.Conds {
+			cond(x)
+		}
+	}
+	var machine func(m *fsm.Machine)
+	trans := func(ts []*fsm.Transition) {
+		for _, t := range ts {
+			cond(t.When)
+			calls(t.Do)
+		}
+	}
+	machine = func(m *fsm.Machine) {
+		if m == nil {
+			return
+		}
+		trans(m.Any)
+		for _, st := range m.States {
+			calls(st.Enter)
+			calls(st.Update)
+			calls(st.Exit)
+			trans(st.Transitions)
+			machine(st.Sub)
+		}
+	}
+	for _, name := range doc.MachineNames() {
+		machine(doc.Machines[name])
+	}
+	return f
 }

@@ -62,3 +62,38 @@ func BenchmarkGuardTick(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSummary measures the per-tree status counts a live view sends
+// (up to MaxRate times a second per viewer, under the session's lock) over
+// 200,000 agents: counted afresh (after a tick or a change), and cached
+// (every other request until then).
+func BenchmarkSummary(b *testing.B) {
+	tree, err := workload.LoadTree(filepath.Join("..", "testdata", "bench"), workload.Guard)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := workload.NewArbor(tree, 200_000, 1)
+	defer w.Manager.Close()
+	s := NewSession(w.Manager, Options{})
+	s.Tick(time.Millisecond)
+	for _, fresh := range []bool{true, false} {
+		name := "cached"
+		if fresh {
+			name = "counted"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				s.mu.Lock()
+				if fresh {
+					s.gen++
+				}
+				sum := s.summaryLocked()
+				s.mu.Unlock()
+				if sum.Agents != 200_000 {
+					b.Fatal(sum.Agents)
+				}
+			}
+		})
+	}
+}

@@ -221,32 +221,76 @@ func (s *Session) summaryLocked() sessionInfo {
 	if info.Links == nil {
 		info.Links = []Link{}
 	}
-	counts := map[*treeDesc]*treeInfo{}
-	var order []*treeDesc
-	for _, a := range s.m.Agents() {
-		td := s.treeOf(a.Tree())
-		ti := counts[td]
-		if ti == nil {
-			ti = &treeInfo{ID: td.ID, Name: td.Name, Nodes: len(td.Nodes), ByStatus: map[string]int{}}
-			counts[td] = ti
-			order = append(order, td)
-		}
-		ti.Count++
-		ti.ByStatus[statusName(a)]++
-		if a.Paused() {
-			ti.ByStatus["paused"]++
-		}
+	// The counts change only with a tick or a change between ticks (Do,
+	// controls): one walk serves every viewer until then.
+	key := summaryKey{tick: s.tick, gen: s.gen, agents: s.m.Len()}
+	if s.sumTrees == nil || s.sumKey != key {
+		s.sumTrees, s.sumKey = s.countTrees(), key
 	}
-	sort.Slice(order, func(i, j int) bool { return order[i].ID < order[j].ID })
-	info.Trees = []treeInfo{}
-	for _, td := range order {
-		info.Trees = append(info.Trees, *counts[td])
-	}
+	info.Trees = s.sumTrees
 	for id := range s.watches {
 		info.Watched = append(info.Watched, id)
 	}
 	sort.Ints(info.Watched)
 	return info
+}
+
+// summaryKey identifies the state the cached tree counts describe.
+type summaryKey struct {
+	tick, gen uint64
+	agents    int
+}
+
+// countTrees counts the agents per tree and status.
+func (s *Session) countTrees() []treeInfo {
+	// One pass over the agents with no map access per agent: agents of
+	// the same tree usually come together, and statuses count in arrays.
+	type tally struct {
+		td     *treeDesc
+		count  int
+		status [arbor.Running + 1]int // by status; Invalid is idle
+		paused int
+	}
+	var tallies []*tally
+	byTree := map[*arbor.Tree]*tally{}
+	var lastTree *arbor.Tree
+	var cur *tally
+	for _, a := range s.m.Agents() {
+		if t := a.Tree(); t != lastTree {
+			if cur = byTree[t]; cur == nil {
+				cur = &tally{td: s.treeOf(t)}
+				byTree[t] = cur
+				tallies = append(tallies, cur)
+			}
+			lastTree = t
+		}
+		cur.count++
+		if st := a.Status(); st <= arbor.Running {
+			cur.status[st]++
+		}
+		if a.Paused() {
+			cur.paused++
+		}
+	}
+	sort.Slice(tallies, func(i, j int) bool { return tallies[i].td.ID < tallies[j].td.ID })
+	trees := []treeInfo{}
+	for _, tl := range tallies {
+		ti := treeInfo{ID: tl.td.ID, Name: tl.td.Name, Nodes: len(tl.td.Nodes), Count: tl.count, ByStatus: map[string]int{}}
+		for st, n := range tl.status {
+			if n > 0 {
+				name := "idle"
+				if arbor.Status(st) != arbor.Invalid {
+					name = arbor.Status(st).String()
+				}
+				ti.ByStatus[name] += n
+			}
+		}
+		if tl.paused > 0 {
+			ti.ByStatus["paused"] = tl.paused
+		}
+		trees = append(trees, ti)
+	}
+	return trees
 }
 
 func (h *handler) session(w http.ResponseWriter, r *http.Request) {
@@ -694,6 +738,7 @@ func (h *handler) control(w http.ResponseWriter, r *http.Request) {
 	}
 	s := h.s
 	s.mu.Lock()
+	s.gen++
 	a := s.m.Agent(id)
 	var info agentInfo
 	if a != nil {

@@ -795,3 +795,41 @@ func TestGuardStatuses(t *testing.T) {
 		t.Errorf("guard failing: status %q, want F", l)
 	}
 }
+
+// The summary's counts follow ticks and changes made between ticks
+// (Session.Do, controls), though they are cached in between.
+func TestSummaryCountsFollowChanges(t *testing.T) {
+	s := newTestSession(t, Options{Controls: true, Token: "t"})
+	tickN(s, 0, 1)
+	paused := func() int {
+		t.Helper()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		n := 0
+		for _, ti := range s.summaryLocked().Trees {
+			n += ti.ByStatus["paused"]
+		}
+		return n
+	}
+	if n := paused(); n != 0 {
+		t.Fatalf("paused before: %d", n)
+	}
+	s.Do(func(m *arbor.Manager) { m.Agent(1).Pause() })
+	if n := paused(); n != 1 {
+		t.Errorf("after Do: %d paused, want 1", n)
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/api/agents/2/pause", nil)
+	req.Header.Set("X-Arbor-Token", "t")
+	s.Handler().ServeHTTP(rec, req)
+	if rec.Code != 200 {
+		t.Fatalf("pause control: %d %s", rec.Code, rec.Body.String())
+	}
+	if n := paused(); n != 2 {
+		t.Errorf("after the pause control: %d paused, want 2", n)
+	}
+	s.Do(func(m *arbor.Manager) { m.Add(m.Agent(0).Tree()).Pause() })
+	if n := paused(); n != 3 {
+		t.Errorf("after adding a paused agent: %d paused, want 3", n)
+	}
+}

@@ -79,6 +79,11 @@ type Session struct {
 	steps    map[int]bool
 	trees    map[*arbor.Tree]*treeDesc
 	treeList []*treeDesc
+	// gen counts changes between ticks (Do, controls); sumTrees caches
+	// the agent counts of the summary for sumKey.
+	gen      uint64
+	sumKey   summaryKey
+	sumTrees []treeInfo
 
 	notifyMu sync.Mutex
 	notify   chan struct{} // closed after each tick
@@ -162,6 +167,7 @@ func (s *Session) tickLocked(now time.Duration, before func(*arbor.Agent)) {
 func (s *Session) Do(fn func(m *arbor.Manager)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.gen++
 	fn(s.m)
 }
 

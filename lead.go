@@ -10,20 +10,22 @@ import "math"
 // idle Selector whose leading Check succeeds, ends in the same tick with
 // nothing to record: no running state, no memory, no observer, no event.
 // The compiler therefore gives every composite a compact description of
-// its leading Checks (leadCheck, 16 bytes each, all in one array of the
-// Tree) and of its children (kidRef), so that a composite's loop decides
-// such children without ticking them and without touching their node
-// records. Only the fast comparisons qualify: an agent-scope key against a
-// number literal, or against a boolean literal with == or !=; anything
-// else (a kind mismatch, which may be an error to report) is left to the
-// full tick. With a tracer set the shortcuts are off: every node emits its
-// events.
+// its leading Checks (leadCheck, 24 bytes each) and of its children
+// (kidRef), so that a composite's loop decides such children without
+// ticking them and without touching their node records. Only the fast
+// comparisons qualify: an agent-scope key against a number literal, or
+// against a boolean literal with == or !=; anything else (a kind mismatch,
+// which may be an error to report) is left to the full tick. With a tracer
+// set the shortcuts are off: every node emits its events.
 //
 // Consecutive siblings often begin with the same Checks (copies of a
-// branch guarded by the same condition). When a child was decided by its
-// m-th leading Check and the next idle sibling's first m+1 Checks are the
-// same, that sibling is decided the same way without evaluating anything:
-// the checks have no side effect and nothing ran in between.
+// branch guarded by the same condition). When a child is decided by its
+// m-th leading Check, the siblings that follow and share its first m+1
+// Checks (runEnd[m]) are decided the same way in one step: the Checks have
+// no side effect and nothing ran in between. The one sibling that may be
+// running (the composite's current child) is not skipped.
+//
+// The loop itself is in tick.go (composite).
 
 // leadCheck is a plain Check compared on the fast path. The operator is
 // compiled to an interval: the Check holds when lo ≤ x ≤ hi, negated for

@@ -232,7 +232,21 @@ func (a *Agent) Tick(now time.Duration) Status {
 	if len(a.obs) > 0 {
 		a.reevaluate()
 	}
-	s := a.tick(0)
+	var s Status
+	if n := &a.tree.nodes[0]; n.kr != nil && n.guard < 0 && a.tracer == nil {
+		// A sequence or selector root without guard: tickNode's work for
+		// it, written out (as composite does for such children).
+		st := &a.st[0]
+		starting := *st&stRunning == 0
+		if s = a.composite(n, starting); s == Running {
+			*st |= stRunning
+		} else {
+			*st &^= stRunning
+			a.ended(0, n, s)
+		}
+	} else {
+		s = a.tick(0)
+	}
 	a.status = s
 	a.done()
 	return s

@@ -242,7 +242,7 @@ func (a *Agent) composite(n *node, starting bool) Status {
 	for ; k < len(kr); k++ {
 		ref := &kr[k]
 		s := Invalid
-		if fast && len(ref.leads) > 0 && a.st[ref.node]&stRunning == 0 {
+		if len(ref.leads) > 0 && fast && a.st[ref.node]&stRunning == 0 {
 			if ref.self {
 				s = a.test(&ref.leads[0])
 			} else {
@@ -282,7 +282,8 @@ func (a *Agent) composite(n *node, starting bool) Status {
 					}
 				}
 			} else if ref.comp && fast {
-				// A composite without guard: tickNode's work, written out.
+				// A composite without guard: tickNode's work, written out
+				// (as Agent.Tick does for such a root).
 				st := &a.st[ref.node]
 				starting := *st&stRunning == 0
 				if s = a.composite(ref.n, starting); s == Running {

@@ -242,7 +242,11 @@ func (a *Agent) Tick(now time.Duration) Status {
 			*st |= stRunning
 		} else {
 			*st &^= stRunning
-			a.ended(0, n, s)
+			if len(a.obs) > 0 {
+				a.ended(0, n, s)
+			} else {
+				a.clearActivation(n) // all of ended for a composite
+			}
 		}
 	} else {
 		s = a.tick(0)

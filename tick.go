@@ -277,7 +277,9 @@ func (a *Agent) composite(n *node, starting bool) Status {
 					*st |= stRunning
 				} else {
 					*st &^= stRunning
-					if cn := ref.n; cn.umem >= 0 && !cn.keepMem {
+					if cn := ref.n; cn.umemW == 1 && !cn.keepMem {
+						a.mem[cn.umem] = 0 // endMemory's common case
+					} else if cn.umem >= 0 && !cn.keepMem {
 						a.endMemory(cn)
 					}
 				}
@@ -290,7 +292,11 @@ func (a *Agent) composite(n *node, starting bool) Status {
 					*st |= stRunning
 				} else {
 					*st &^= stRunning
-					a.ended(ref.node, ref.n, s)
+					if len(a.obs) > 0 {
+						a.ended(ref.node, ref.n, s)
+					} else {
+						a.clearActivation(ref.n) // all of ended for a composite
+					}
 				}
 			} else {
 				s = a.tickNode(ref.node, ref.n)
@@ -458,6 +464,22 @@ func (a *Agent) halt(i int32) {
 		return
 	}
 	n := &a.tree.nodes[i]
+	if n.kind == kAction {
+		// A leaf with nothing else to clear.
+		a.st[i] &^= stRunning
+		if n.cb&hasHalt != 0 {
+			a.callUser(i, callHalt, 0)
+		}
+		if n.umemW == 1 && !n.keepMem {
+			a.mem[n.umem] = 0
+		} else {
+			a.endMemory(n)
+		}
+		if a.tracer != nil {
+			a.emit(Event{Kind: EventHalt, Node: i})
+		}
+		return
+	}
 	for _, c := range n.kids {
 		if a.st[c]&stRunning != 0 {
 			a.halt(c)
@@ -465,11 +487,6 @@ func (a *Agent) halt(i int32) {
 	}
 	a.st[i] &^= stRunning
 	switch n.kind {
-	case kAction:
-		if n.cb&hasHalt != 0 {
-			a.callUser(i, callHalt, 0)
-		}
-		a.endMemory(n)
 	case kCooldown:
 		a.mem[n.mem], a.mem[n.mem+1] = 1, a.bb.now
 	case kSequenceWithMemory:

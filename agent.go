@@ -117,7 +117,7 @@ func WithID(id int) AgentOption { return func(a *Agent) { a.id = id } }
 // callback of every user node that has one.
 func NewAgent(t *Tree, opts ...AgentOption) *Agent {
 	a := &Agent{}
-	a.bb = newBlackboard(nil, t.keySlots)
+	a.bb = newBlackboard(nil)
 	a.ctx.agent = a
 	a.bind(t)
 	for _, o := range opts {
@@ -144,7 +144,7 @@ func (a *Agent) bind(t *Tree) {
 	if t.words > 0 {
 		a.mem = unsafe.Slice((*int64)(unsafe.Pointer(&block[stWords])), t.words)
 	}
-	a.bb.reserve(t.keySlots)
+	a.bb.adopt(t.keys)
 	if a.cold != nil {
 		a.cold.umem = nil
 	}

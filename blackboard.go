@@ -56,7 +56,8 @@ func NewGlobals() *Globals { return &Globals{} }
 // A Blackboard belongs to one agent and is not safe for concurrent use;
 // write to it between ticks or from the agent's own nodes.
 type Blackboard struct {
-	local []slot
+	local []slot    // agent scope, one slot per key of keys
+	keys  *keyIndex // the tree's keys (and the agent's others)
 	now   int64
 	dirty bool // gbuf holds writes
 	// During a Manager tick the global scope is read-only and shared: the
@@ -107,11 +108,11 @@ func (b *Blackboard) flushPending() {
 	b.dirty = false
 }
 
-func newBlackboard(g *Globals, size int) Blackboard {
+func newBlackboard(g *Globals) Blackboard {
 	if g == nil {
 		g = NewGlobals()
 	}
-	return Blackboard{local: make([]slot, 0, size), global: g}
+	return Blackboard{keys: emptyKeys, global: g}
 }
 
 // Now returns the blackboard's clock: the time of the agent's last tick.
@@ -120,29 +121,24 @@ func (b *Blackboard) Now() time.Duration { return time.Duration(b.now) }
 // Globals returns the global scope this blackboard reads and writes.
 func (b *Blackboard) Globals() *Globals { return b.global }
 
-func (b *Blackboard) table(global bool) *[]slot {
-	if global {
-		return &b.global.slots
-	}
-	return &b.local
-}
-
 // get returns the slot of key id if it holds a value that has not
 // expired, else nil.
 func (b *Blackboard) get(id int32, global bool) *slot {
-	t := b.local
-	if global {
-		if b.global.ticking {
-			if s := b.pendingSlot(id); s != nil {
-				return b.present(s)
-			}
+	if !global {
+		if j := b.keys.find(id); j >= 0 {
+			return b.present(&b.local[j])
 		}
-		t = b.global.slots
-	}
-	if uint(id) >= uint(len(t)) {
 		return nil
 	}
-	return b.present(&t[id])
+	if b.global.ticking {
+		if s := b.pendingSlot(id); s != nil {
+			return b.present(s)
+		}
+	}
+	if t := b.global.slots; uint(id) < uint(len(t)) {
+		return b.present(&t[id])
+	}
+	return nil
 }
 
 // present returns s if it holds a value that has not expired, else nil.
@@ -174,17 +170,20 @@ func (b *Blackboard) slot(id int32, global bool) *slot {
 		b.dirty = true
 		return &b.gbuf.pending[len(b.gbuf.pending)-1].s
 	}
-	tp := b.table(global)
-	if int(id) >= len(*tp) {
-		*tp = growSlots(*tp, int(id)+1)
+	if !global {
+		return b.localSlot(id)
 	}
-	return &(*tp)[id]
+	g := b.global
+	if int(id) >= len(g.slots) {
+		g.slots = growSlots(g.slots, int(id)+1)
+	}
+	return &g.slots[id]
 }
 
 // store writes (or, for a missing Value, deletes) key id.
 func (b *Blackboard) store(id int32, global bool, v Value, hasTTL bool, ttl time.Duration) {
 	if v.kind == KindNone {
-		if (global && b.global.ticking) || int(id) < len(*b.table(global)) {
+		if (global && (b.global.ticking || int(id) < len(b.global.slots))) || (!global && b.keys.find(id) >= 0) {
 			s := b.slot(id, global)
 			s.set(Value{})
 			s.ttl = false
@@ -210,13 +209,6 @@ func growSlots(t []slot, n int) []slot {
 	nt := make([]slot, n, c)
 	copy(nt, t)
 	return nt
-}
-
-// reserve makes room for key ids below n without allocating later.
-func (b *Blackboard) reserve(n int) {
-	if n > len(b.local) {
-		b.local = growSlots(b.local, n)
-	}
 }
 
 // Lookup returns the value of the named key and whether it is present.
@@ -258,17 +250,17 @@ type Entry struct {
 // Entries lists the present entries of both scopes, sorted by key.
 func (b *Blackboard) Entries() []Entry {
 	var out []Entry
-	collect := func(t []slot) {
-		for id := range t {
-			s := &t[id]
-			if s.kind == KindNone || (s.ttl && b.now > s.exp) {
-				continue
-			}
-			out = append(out, Entry{Key: keyName(int32(id)), Value: s.value(), Expires: time.Duration(s.exp), HasTTL: s.ttl})
+	add := func(id int32, s *slot) {
+		if s.kind != KindNone && (!s.ttl || b.now <= s.exp) {
+			out = append(out, Entry{Key: keyName(id), Value: s.value(), Expires: time.Duration(s.exp), HasTTL: s.ttl})
 		}
 	}
-	collect(b.local)
-	collect(b.global.slots)
+	for j := range b.local {
+		add(b.keys.ids[j], &b.local[j])
+	}
+	for id := range b.global.slots {
+		add(int32(id), &b.global.slots[id])
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
 }

@@ -51,14 +51,14 @@ func ParseOp(s string) (Op, bool) {
 // value) fails every operator but missing, without an error report.
 func (a *Agent) check(i int32, n *node) Status {
 	var s *slot
-	if k := n.key; !k.global && uint(k.id) < uint(len(a.bb.local)) {
-		// Agent-scope keys the tree mentions always have a slot.
-		s = &a.bb.local[k.id]
+	if n.slot >= 0 {
+		// Agent-scope keys the tree mentions have the first slots.
+		s = &a.bb.local[n.slot]
 		if s.kind == KindNone || (s.ttl && a.bb.now > s.exp) {
 			s = nil
 		}
 	} else {
-		s = a.bb.get(k.id, k.global)
+		s = a.bb.get(n.key.id, n.key.global)
 	}
 	switch n.op {
 	case OpExists:

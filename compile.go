@@ -80,7 +80,7 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 		el.add("trees."+main, "", 0, "the tree has %d nodes after subtree inlining, over the limit of %d", n, o.MaxNodes)
 		return nil, el.err()
 	}
-	t := &Tree{name: main, doc: doc}
+	t := &Tree{name: main, doc: doc, keys: &keyIndex{shared: true}}
 	c.tree = t
 	c.emit(c.protos[main], -1, -1, main, false)
 	// Pointer-free user memory follows the node memory words.
@@ -478,10 +478,12 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 			}
 		}
 	}
-	for _, k := range []keyRef{n.key, n.valKey} {
-		if !k.global && int(k.id) >= t.keySlots {
-			t.keySlots = int(k.id) + 1
-		}
+	n.slot = -1
+	if (n.kind == kCheck || n.kind == kSet) && !n.key.global {
+		n.slot = t.keys.add(n.key.id)
+	}
+	if n.valRef && !n.valKey.global {
+		t.keys.add(n.valKey.id)
 	}
 	t.nodes = append(t.nodes, n)
 	t.meta = append(t.meta, meta)

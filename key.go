@@ -112,16 +112,18 @@ func (k Key[T]) Has(bb *Blackboard) bool { return bb.get(k.id, k.global) != nil 
 
 // Set writes the value with no expiry.
 func (k Key[T]) Set(bb *Blackboard, v T) {
-	// Fast path, small enough to be inlined: an agent-scope number or
-	// boolean (every key a tree mentions has a slot).
-	if !k.global && uint(k.id) < uint(len(bb.local)) {
-		switch k.conv {
-		case convFloat64:
-			bb.local[k.id].setScalar(KindNumber, *(*float64)(unsafe.Pointer(&v)))
-			return
-		case convBool:
-			bb.local[k.id].setScalar(KindBool, float64(*(*uint8)(unsafe.Pointer(&v))))
-			return
+	// Fast path: an agent-scope number or boolean key of the tree.
+	if ix := bb.keys; !k.global && uint(k.id) < uint(len(ix.slotOf)) {
+		// A key of the tree: slotOf gives its slot (-1 fails the test).
+		if j := ix.slotOf[k.id]; uint(j) < uint(len(bb.local)) {
+			switch k.conv {
+			case convFloat64:
+				bb.local[j].setScalar(KindNumber, *(*float64)(unsafe.Pointer(&v)))
+				return
+			case convBool:
+				bb.local[j].setScalar(KindBool, float64(*(*uint8)(unsafe.Pointer(&v))))
+				return
+			}
 		}
 	}
 	k.set(bb, v)

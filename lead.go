@@ -33,7 +33,7 @@ import "math"
 // it fails every operator but != as with the full Check.
 type leadCheck struct {
 	lo, hi float64
-	key    int32 // agent-scope blackboard slot
+	key    int32 // the key's blackboard slot (node.slot)
 	kind   Kind  // the literal's kind
 	neg    bool  // operator !=
 }
@@ -176,8 +176,8 @@ func (t *Tree) fastCheck(c int32) (leadCheck, bool) {
 	if !cn.plainCond || !cn.scalarLit || cn.key.global || cn.op > OpGe {
 		return leadCheck{}, false
 	}
-	if uint(cn.key.id) >= uint(t.keySlots) {
+	if cn.slot < 0 {
 		return leadCheck{}, false
 	}
-	return newLeadCheck(cn.key.id, cn.op, cn.val.kind, cn.val.num), true
+	return newLeadCheck(cn.slot, cn.op, cn.val.kind, cn.val.num), true
 }

@@ -281,8 +281,9 @@ func readSlot(r *snapReader) (string, slot) {
 	return name, s
 }
 
-// writeTable encodes the present entries of a blackboard table.
-func writeTable(w *snapWriter, t []slot) error {
+// writeTable encodes the present entries of a blackboard table; id gives
+// each slot's key id.
+func writeTable(w *snapWriter, t []slot, id func(int) int32) error {
 	n := 0
 	for i := range t {
 		if t[i].kind != KindNone {
@@ -292,7 +293,7 @@ func writeTable(w *snapWriter, t []slot) error {
 	w.uvarint(uint64(n))
 	for i := range t {
 		if t[i].kind != KindNone {
-			if err := writeSlot(w, keyName(int32(i)), &t[i]); err != nil {
+			if err := writeSlot(w, keyName(id(i)), &t[i]); err != nil {
 				return err
 			}
 		}
@@ -300,8 +301,8 @@ func writeTable(w *snapWriter, t []slot) error {
 	return nil
 }
 
-// readTable decodes entries into a table (by key name).
-func readTable(r *snapReader, t *[]slot, global bool) {
+// readTable decodes entries (by key name) and puts each.
+func readTable(r *snapReader, global bool, put func(id int32, s slot)) {
 	n := r.count(maxSnapshot)
 	for k := 0; k < n && r.err == nil; k++ {
 		name, s := readSlot(r)
@@ -312,11 +313,7 @@ func readTable(r *snapReader, t *[]slot, global bool) {
 			r.fail("blackboard key %q in the wrong scope", name)
 			return
 		}
-		id := internKey(name)
-		if int(id) >= len(*t) {
-			*t = growSlots(*t, int(id)+1)
-		}
-		(*t)[id] = s
+		put(internKey(name), s)
 	}
 }
 
@@ -368,7 +365,7 @@ func (a *Agent) Snapshot() ([]byte, error) {
 		}
 		w.bytes(data)
 	}
-	if err := writeTable(w, a.bb.local); err != nil {
+	if err := writeTable(w, a.bb.local, func(j int) int32 { return a.bb.keys.ids[j] }); err != nil {
 		return nil, fmt.Errorf("snapshot of agent %d: %w", a.id, err)
 	}
 	return w.buf, nil
@@ -438,8 +435,9 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 	for k := 0; k < numem && r.err == nil; k++ {
 		umemData = append(umemData, r.bytes())
 	}
-	var local []slot
-	readTable(r, &local, false)
+	// The agent scope, laid out for the agent's tree.
+	local := Blackboard{keys: t.keys, local: make([]slot, len(t.keys.ids))}
+	readTable(r, false, func(id int32, s slot) { *local.localSlot(id) = s })
 	if r.err == nil && len(r.buf) != 0 {
 		r.fail("%d bytes of trailing data", len(r.buf))
 	}
@@ -480,8 +478,7 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 		a.status = status
 		a.paused = paused
 	}
-	a.bb.local = local
-	a.bb.reserve(t.keySlots)
+	a.bb.local, a.bb.keys = local.local, local.keys
 	a.bb.now = now
 	return nil
 }
@@ -549,7 +546,7 @@ func (m *Manager) Snapshot(w io.Writer) error {
 	sw.buf = append(sw.buf, managerMagic...)
 	sw.uvarint(snapVersion)
 	sw.uvarint(uint64(m.nextID))
-	if err := writeTable(sw, m.globals.slots); err != nil {
+	if err := writeTable(sw, m.globals.slots, func(i int) int32 { return int32(i) }); err != nil {
 		return fmt.Errorf("snapshot manager: globals: %w", err)
 	}
 	sw.uvarint(uint64(len(m.agents)))

@@ -16,7 +16,7 @@ type Tree struct {
 	words     int        // per-agent memory words (int64)
 	userWords int        // per-agent arena words of pointer-free user memory
 	userSlots int        // per-agent heap user-memory slots (user memory with pointers)
-	keySlots  int        // agent-scope blackboard slots the tree mentions
+	keys      *keyIndex  // the agent-scope blackboard keys the tree mentions
 	observers int        // condition leaves that can become observers
 	awake     []int32
 	fpOnce    sync.Once
@@ -61,6 +61,7 @@ type node struct {
 	kr       []kidRef // the children, for the loops of sequences and selectors
 	a, b     int64    // integer parameters (counts, thresholds, durations in ns)
 	key      keyRef
+	slot     int32  // an agent-scope key's blackboard slot (the tree's keys come first), or -1
 	valKey   keyRef // Check/Set "{key}" reference
 	val      Value  // Check/Set literal
 	user     userNode

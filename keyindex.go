@@ -1,0 +1,80 @@
+package arbor
+
+// keyIndex maps process-wide key ids (internKey) to the dense slots of an
+// agent's blackboard, so that an agent pays for the keys its tree uses,
+// not for every key the program has named. A Tree has one, listing the
+// agent-scope keys its nodes mention (shared by all its agents, never
+// changed once compiled). An agent that writes a key its tree does not
+// mention gets its own copy of the index, sharing the tree's slotOf, with
+// the extra keys' slots after the tree's.
+type keyIndex struct {
+	slotOf []int32 // key id → slot of a tree key; -1 for other keys
+	ids    []int32 // slot → key id: the tree's keys (the first n), then an agent's own
+	n      int     // the tree's keys
+	shared bool    // a tree's index: copied before an agent adds keys
+}
+
+// emptyKeys is the index of a blackboard without tree keys.
+var emptyKeys = &keyIndex{shared: true}
+
+// add indexes key id as a tree key (while compiling) and returns its slot.
+func (x *keyIndex) add(id int32) int32 {
+	if j := x.find(id); j >= 0 {
+		return j
+	}
+	for int(id) >= len(x.slotOf) {
+		x.slotOf = append(x.slotOf, -1)
+	}
+	j := int32(len(x.ids))
+	x.ids = append(x.ids, id)
+	x.slotOf[id] = j
+	x.n++
+	return j
+}
+
+// find returns key id's slot, or -1.
+func (x *keyIndex) find(id int32) int32 {
+	if uint(id) < uint(len(x.slotOf)) {
+		if j := x.slotOf[id]; j >= 0 {
+			return j
+		}
+	}
+	for j := x.n; j < len(x.ids); j++ {
+		if x.ids[j] == id {
+			return int32(j)
+		}
+	}
+	return -1
+}
+
+// localSlot returns the slot of agent-scope key id for writing, adding one
+// for a key the tree does not mention.
+func (b *Blackboard) localSlot(id int32) *slot {
+	j := b.keys.find(id)
+	if j < 0 {
+		if b.keys.shared {
+			x := *b.keys
+			x.ids, x.shared = append([]int32(nil), x.ids...), false
+			b.keys = &x
+		}
+		b.keys.ids = append(b.keys.ids, id)
+		b.local = append(b.local, slot{})
+		j = int32(len(b.local) - 1)
+	}
+	return &b.local[j]
+}
+
+// adopt lays the blackboard out for a tree's key index, keeping the
+// values it holds.
+func (b *Blackboard) adopt(keys *keyIndex) {
+	if keys == b.keys {
+		return
+	}
+	old := *b
+	b.keys, b.local = keys, make([]slot, len(keys.ids))
+	for j := range old.local {
+		if old.local[j].kind != KindNone {
+			*b.localSlot(old.keys.ids[j]) = old.local[j]
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package arbor
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func compileKeys(t *testing.T, root *Node) *Tree {
+	t.Helper()
+	tree, err := Compile(&Document{Main: "main", Trees: map[string]*Node{"main": root}}, NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+// An agent's blackboard has a slot per key its tree mentions, however many
+// keys the program has named before.
+func TestBlackboardSlotsFollowTheTree(t *testing.T) {
+	for i := 0; i < 1000; i++ {
+		NewKey[float64](fmt.Sprintf("keyindex-test-other-%d", i))
+	}
+	tree := compileKeys(t, Sequence(Check("keyindex-hp", ">", 0), Set("keyindex-mode", "idle")))
+	a := NewAgent(tree)
+	if n := len(a.bb.local); n != 2 {
+		t.Fatalf("%d slots, want 2 (one per key of the tree)", n)
+	}
+	hp := NewKey[float64]("keyindex-hp")
+	hp.Set(a.Blackboard(), 5)
+	if s := a.Tick(time.Second); s != Success {
+		t.Fatalf("tick: %v", s)
+	}
+	if v, _ := a.Blackboard().Lookup("keyindex-mode"); v != String("idle") {
+		t.Errorf("mode = %v", v)
+	}
+}
+
+// Keys the tree does not mention get slots of the agent's own; the tree's
+// index, shared by its agents, is not changed.
+func TestBlackboardKeysBeyondTheTree(t *testing.T) {
+	tree := compileKeys(t, Check("keyindex-a", "==", 1))
+	a, b := NewAgent(tree), NewAgent(tree)
+	extra := NewKey[string]("keyindex-extra")
+	extra.Set(a.Blackboard(), "x")
+	a.Blackboard().Set("keyindex-more", 2.5)
+	a.Blackboard().Set("keyindex-a", 1)
+	if got, err := extra.Get(a.Blackboard()); err != nil || got != "x" {
+		t.Errorf("extra key: %q, %v", got, err)
+	}
+	if v, ok := a.Blackboard().Lookup("keyindex-more"); !ok || v.String() != "2.5" {
+		t.Errorf("more: %v %v", v, ok)
+	}
+	if _, err := extra.Get(b.Blackboard()); err == nil {
+		t.Error("another agent of the tree sees the first one's extra key")
+	}
+	if len(tree.keys.ids) != 1 || len(b.bb.local) != 1 {
+		t.Errorf("the tree's index grew: %d keys, other agent %d slots", len(tree.keys.ids), len(b.bb.local))
+	}
+	if s := a.Tick(time.Second); s != Success {
+		t.Errorf("tree key after extras: %v", s)
+	}
+	entries := a.Blackboard().Entries()
+	if len(entries) != 3 {
+		t.Errorf("entries: %v", entries)
+	}
+	extra.Delete(a.Blackboard())
+	if extra.Has(a.Blackboard()) {
+		t.Error("deleted extra key still present")
+	}
+}
+
+// Moving an agent to another tree keeps its values, whichever tree
+// mentions them; so does a snapshot round trip.
+func TestBlackboardKeptAcrossTreesAndSnapshots(t *testing.T) {
+	t1 := compileKeys(t, Check("keyindex-p", "==", 1))
+	t2 := compileKeys(t, Sequence(Check("keyindex-q", "==", 2), Check("keyindex-p", "==", 1)))
+	a := NewAgent(t1)
+	bb := a.Blackboard()
+	bb.Set("keyindex-p", 1)
+	bb.Set("keyindex-q", 2) // not t1's: an extra key
+	bb.SetTTL("keyindex-r", "soon", time.Hour)
+	if err := a.SetTree(t2); err != nil {
+		t.Fatal(err)
+	}
+	if s := a.Tick(time.Second); s != Success {
+		t.Errorf("t2 sees p and q: %v", s)
+	}
+	if len(a.bb.keys.ids) != 3 {
+		t.Errorf("after SetTree: keys %v", a.bb.keys.ids)
+	}
+	data, err := a.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewAgent(t2)
+	if err := b.Restore(data); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"keyindex-p", "keyindex-q", "keyindex-r"} {
+		av, _ := a.Blackboard().Lookup(k)
+		bv, ok := b.Blackboard().Lookup(k)
+		if !ok || !av.Equal(bv) {
+			t.Errorf("%s: restored %v %v, want %v", k, bv, ok, av)
+		}
+	}
+	if s := b.Tick(2 * time.Second); s != Success {
+		t.Errorf("restored agent: %v", s)
+	}
+}

@@ -26,8 +26,9 @@ func (a *Agent) register(leaf int32, result Status) {
 	a.removeObservers(func(o *observer) bool { return o.cond == leaf })
 	c := a.tree.nodes[leaf].comp
 	mode := a.tree.nodes[c].abort
-	a.obsSeq++
-	a.obs = append(a.obs, observer{cond: leaf, at: c, branch: a.branchOf(c, leaf), seq: a.obsSeq, mode: mode, result: result, waiting: mode == AbortLower})
+	cold := a.coldPart()
+	cold.obsSeq++
+	a.obs = append(a.obs, observer{cond: leaf, at: c, branch: a.branchOf(c, leaf), seq: cold.obsSeq, mode: mode, result: result, waiting: mode == AbortLower})
 }
 
 // branchOf returns the index of x's child whose subtree holds node i.

@@ -35,17 +35,18 @@ type Agent struct {
 	busy    bool   // in a tick or an agent operation: operations wait
 	npend   uint8  // operations waiting in pending
 	pending uint32 // waiting operations, 4 bits each, oldest first
+	node    int32  // the user node being run (Ctx.Node)
 	ctx     Ctx
 	owner   any
 	// Cold fields.
-	obsSeq uint64
-	cold   *agentCold
-	id     int
+	cold *agentCold
+	id   int
 }
 
 // agentCold holds what few agents need.
 type agentCold struct {
-	umem    []any // user node memory with pointers (*M)
+	obsSeq  uint64 // observers registered so far (their order)
+	umem    []any  // user node memory with pointers (*M)
 	onError func(*NodeError)
 	budget  time.Duration // watchdog: wall time a user callback may take
 	onSlow  func(*NodeError)
@@ -162,7 +163,9 @@ func (a *Agent) bind(t *Tree) {
 	if t.observers > 0 {
 		a.obs = make([]observer, 0, t.observers)
 	}
-	a.obsSeq = 0
+	if a.cold != nil {
+		a.cold.obsSeq = 0
+	}
 	a.status = Invalid
 }
 
@@ -319,7 +322,9 @@ func (a *Agent) Reset() {
 	a.busy = true
 	a.halt(0)
 	a.obs = a.obs[:0]
-	a.obsSeq = 0
+	if a.cold != nil {
+		a.cold.obsSeq = 0
+	}
 	clear(a.st)
 	clear(a.mem)
 	for i := range a.tree.nodes {

@@ -338,7 +338,11 @@ func (a *Agent) Snapshot() ([]byte, error) {
 	for _, x := range a.mem {
 		w.varint(x)
 	}
-	w.uvarint(a.obsSeq)
+	var obsSeq uint64
+	if a.cold != nil {
+		obsSeq = a.cold.obsSeq
+	}
+	w.uvarint(obsSeq)
 	w.uvarint(uint64(len(a.obs)))
 	for _, o := range a.obs {
 		w.varint(int64(o.cond))
@@ -474,7 +478,9 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 		copy(a.st, st)
 		copy(a.mem, mem)
 		a.obs = append(a.obs[:0], obs...)
-		a.obsSeq = obsSeq
+		if obsSeq != 0 || a.cold != nil {
+			a.coldPart().obsSeq = obsSeq
+		}
 		a.status = status
 		a.paused = paused
 	}

@@ -11,8 +11,7 @@ import (
 // Ctx is what user node callbacks receive: the agent, its clock and
 // blackboard, and the node being run. It is only valid during the call.
 type Ctx struct {
-	agent *Agent
-	node  int32
+	agent *Agent // the node being run is agent.node
 }
 
 // Agent returns the agent running the node.
@@ -25,17 +24,17 @@ func (c *Ctx) Now() time.Duration { return time.Duration(c.agent.bb.now) }
 func (c *Ctx) Blackboard() *Blackboard { return &c.agent.bb }
 
 // Node returns the id of the node being run.
-func (c *Ctx) Node() int { return int(c.node) }
+func (c *Ctx) Node() int { return int(c.agent.node) }
 
 // Path returns the path of the node being run.
-func (c *Ctx) Path() string { return c.agent.tree.meta[c.node].path }
+func (c *Ctx) Path() string { return c.agent.tree.meta[c.agent.node].path }
 
 // Name returns the node's name, or its type when it has none.
-func (c *Ctx) Name() string { return c.agent.tree.meta[c.node].label() }
+func (c *Ctx) Name() string { return c.agent.tree.meta[c.agent.node].label() }
 
 // Report sends an error to the agent's error handler with the node's path,
 // without failing the node (return the error from Tick to fail it).
-func (c *Ctx) Report(err error) { c.agent.report(c.node, err) }
+func (c *Ctx) Report(err error) { c.agent.report(c.agent.node, err) }
 
 // Owner returns the agent's owner as a T (the zero T when it is not one).
 func Owner[T any](c *Ctx) T {
@@ -360,7 +359,7 @@ const (
 func (a *Agent) callUser(i int32, call userCall, arg int64) (s Status) {
 	n := &a.tree.nodes[i]
 	mem := a.userMem(n)
-	a.ctx.node = i
+	a.node = i
 	c := &a.ctx
 	defer func() {
 		if r := recover(); r != nil {
@@ -416,7 +415,7 @@ func (a *Agent) condition(i int32) Status {
 // userTick runs a user node's tick: the common case of callUser, kept
 // small for the hot path.
 func (a *Agent) userTick(i int32, n *node) (s Status) {
-	a.ctx.node = i
+	a.node = i
 	// The barrier calls recover only when the tick did not return: a
 	// panic (or runtime.Goexit, for which recover returns nil).
 	returned := false

@@ -485,6 +485,17 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 	if n.valRef && !n.valKey.global {
 		t.keys.add(n.valKey.id)
 	}
+	if n.user != nil {
+		// Keys a user node's parameters name ("{key}"): agents often
+		// write them, so they get slots of the tree too.
+		for _, name := range sortedParamNames(meta.params) {
+			if s, ok := meta.params[name].(string); ok {
+				if k, isRef := refKey(s); isRef && !isGlobalName(k) {
+					t.keys.add(internKey(k))
+				}
+			}
+		}
+	}
 	t.nodes = append(t.nodes, n)
 	t.meta = append(t.meta, meta)
 
@@ -556,4 +567,14 @@ func normalizeValue(v any) any {
 		return x.num
 	}
 	return v
+}
+
+// sortedParamNames returns the names of params, sorted.
+func sortedParamNames(params map[string]any) []string {
+	names := make([]string, 0, len(params))
+	for name := range params {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
 }

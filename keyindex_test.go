@@ -108,3 +108,29 @@ func TestBlackboardKeptAcrossTreesAndSnapshots(t *testing.T) {
 		t.Errorf("restored agent: %v", s)
 	}
 }
+
+// Keys named by user nodes' "{key}" parameters are keys of the tree: an
+// agent writing them keeps sharing the tree's index.
+func TestBlackboardParamKeysBelongToTheTree(t *testing.T) {
+	reg := NewRegistry()
+	if err := reg.ActionFunc("keyindexAim", func(c *Ctx) (Status, error) { return Success, nil }, AnyParams()); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := Compile(&Document{Main: "main", Trees: map[string]*Node{
+		"main": Leaf("keyindexAim", "at", "{keyindex-target}", "speed", 3, "shared", "{@keyindex-global}"),
+	}}, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree.keys.find(internKey("keyindex-target")) < 0 {
+		t.Fatalf("{keyindex-target} is not a key of the tree: %v", tree.keys.ids)
+	}
+	if tree.keys.find(internKey("@keyindex-global")) >= 0 {
+		t.Error("a global key got an agent slot")
+	}
+	a := NewAgent(tree)
+	a.Blackboard().Set("keyindex-target", "door")
+	if a.bb.keys != tree.keys {
+		t.Error("writing a parameter's key copied the tree's index")
+	}
+}

@@ -17,8 +17,8 @@
 //	agent := arbor.NewAgent(tree, arbor.WithOwner(npc))
 //	status := agent.Tick(now) // now: game time, a time.Duration
 //
-// Ticking is a switch on the node kind over those arrays; it does not
-// allocate. Time is the caller's integer game clock: the engine never reads
+// Ticking is a loop over those arrays with a switch on the node kind; it
+// does not allocate. Time is the caller's integer game clock: the engine never reads
 // the wall clock.
 //
 // # Semantics
@@ -82,9 +82,21 @@
 // when exactly representable. A wrong-type read is a *TypeError, never a
 // panic. Values may expire: set at t with ttl d, present while now ≤ t+d.
 //
-// Key names are interned process-wide: an agent's blackboard is an array
-// indexed by key id, sized to the keys its tree mentions (other keys grow
-// it on first write).
+// Key names are interned process-wide; a compiled tree lists the
+// agent-scope keys it mentions (Check, Set, "{key}" parameters), and an
+// agent's blackboard is an array with one slot per such key. A key the
+// tree does not mention gets a slot of the agent's own on first write.
+//
+// # Tracing and the fast paths
+//
+// A Tracer (WithTracer, SetTracer) receives every node event: start,
+// result, halt, conditional abort, and evaluation (EventEval: a guard's
+// nodes and conditions re-evaluated by their observers, which are never
+// started or halted). Without a tracer the engine takes shortcuts that
+// change nothing observable: an idle sequence or selector whose leading
+// plain Checks decide it is not ticked, siblings that begin with the same
+// Checks are decided together, and plain user nodes and composites are
+// ticked straight from their parent's loop.
 //
 // # User nodes
 //

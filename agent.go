@@ -241,7 +241,7 @@ func (a *Agent) Tick(now time.Duration) Status {
 		// it, written out (as composite does for such children).
 		st := &a.st[0]
 		starting := *st&stRunning == 0
-		if s = a.composite(n, starting); s == Running {
+		if s = a.composite(n, starting, 0); s == Running {
 			*st |= stRunning
 		} else {
 			*st &^= stRunning

@@ -25,7 +25,7 @@ func (a *Agent) tickNode(i int32, n *node) Status {
 	var s Status
 	switch n.kind {
 	case kSequence, kSequenceWithMemory, kSelector, kReactiveSequence, kReactiveSelector:
-		s = a.composite(n, starting)
+		s = a.composite(n, starting, 0)
 	case kAction:
 		if n.cb&(hasStart|hasEnd) == 0 && !a.watched {
 			// The common action: no start or end callback, no watchdog.
@@ -226,22 +226,27 @@ func (a *Agent) other(i int32, n *node, starting bool) (s Status) {
 // ends the iteration.
 //
 // The loop decides idle children from their leading Checks without
-// ticking them (see lead.go); it is written out here, not called, because
-// in Go every call spills the loop's live registers.
-func (a *Agent) composite(n *node, starting bool) Status {
+// ticking them (see lead.go), and a composite child whose leading Checks
+// held starts after them (passed: they would hold again). The loop is
+// written out here, not called, because in Go every call spills the
+// loop's live registers.
+func (a *Agent) composite(n *node, starting bool, passed int) Status {
 	cur := &a.mem[n.mem]
 	cont, kr := n.cont, n.kr
 	reactive := n.kind == kReactiveSequence || n.kind == kReactiveSelector
 	k := int(*cur)
 	if reactive {
-		k = 0
+		k = passed
 	} else if starting && n.kind == kSequenceWithMemory {
 		k = int(a.mem[n.mem+1])
+	} else if starting {
+		k = passed
 	}
 	fast := a.tracer == nil
 	for ; k < len(kr); k++ {
 		ref := &kr[k]
 		s := Invalid
+		passed := 0 // the child's leading Checks known to hold (it is idle)
 		if len(ref.leads) > 0 && fast && a.st[ref.node]&stRunning == 0 {
 			if ref.self {
 				s = a.test(&ref.leads[0])
@@ -251,21 +256,23 @@ func (a *Agent) composite(n *node, starting bool) Status {
 					if r == Invalid {
 						break
 					}
-					if r == ref.stop {
-						s = r
-						if s == cont {
-							// The siblings that follow and begin with the
-							// same checks up to this one are decided the
-							// same way (nothing ran in between), but for the
-							// one that may be running: the child at cur.
-							j := int(ref.runEnd[m])
-							if c := int(*cur); !starting && c > k && c <= j && a.st[kr[c].node]&stRunning != 0 {
-								j = c - 1
-							}
-							k = j
-						}
-						break
+					if r != ref.stop {
+						passed = m + 1
+						continue
 					}
+					s = r
+					if s == cont {
+						// The siblings that follow and begin with the same
+						// checks up to this one are decided the same way
+						// (nothing ran in between), but for the one that
+						// may be running: the child at cur.
+						j := int(ref.runEnd[m])
+						if c := int(*cur); !starting && c > k && c <= j && a.st[kr[c].node]&stRunning != 0 {
+							j = c - 1
+						}
+						k = j
+					}
+					break
 				}
 			}
 		}
@@ -288,7 +295,7 @@ func (a *Agent) composite(n *node, starting bool) Status {
 				// (as Agent.Tick does for such a root).
 				st := &a.st[ref.node]
 				starting := *st&stRunning == 0
-				if s = a.composite(ref.n, starting); s == Running {
+				if s = a.composite(ref.n, starting, passed); s == Running {
 					*st |= stRunning
 				} else {
 					*st &^= stRunning

@@ -35,6 +35,10 @@
 //     once per tick).
 //   - Re-evaluating an observer runs only the condition leaf, not a guard
 //     the leaf may have.
+//   - A node whose guard is false returns failure to its parent like any
+//     other result: a decorator above it sees its child fail (Limiter
+//     counts a completion, RunOnce keeps the failure, Cooldown starts,
+//     RetryUntilSuccessful uses an attempt), as a ParallelAll does.
 //   - An observer watches its composite only while that composite runs a
 //     later child than the one holding the condition (the parenthesis of
 //     §7 read literally): a self observer whose condition sits under a

@@ -2,10 +2,18 @@
 // behavior trees (scenario.md). A scenario ticks one tree step by step with
 // scripted mock actions and blackboard values, and checks each tick's
 // status, trace of mock events and blackboard. `arbor test` is built on it.
+//
+// Choices scenario.md leaves open:
+//   - A step's set is applied before its delete, whatever their order in
+//     the file (a key both set and deleted ends up absent).
+//   - tickMs 0 is a frozen clock: every tick happens at time 0.
+//   - YAML files may use anchors, aliases and merge keys (<<); unquoted
+//     dates are strings, as they would be in JSON.
 package scenario
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -158,8 +166,9 @@ func parseScenario(v *rawdoc.Value, file string) (*Scenario, error) {
 		case "blackboard":
 			s.Blackboard, err = parseKVs(val, "blackboard")
 		case "tickMs":
-			if val.Kind != rawdoc.Number || val.Num <= 0 {
-				err = errAt(val, "tickMs must be a number > 0")
+			// 0 is a frozen clock: every tick happens at time 0.
+			if val.Kind != rawdoc.Number || !(val.Num >= 0) || math.IsInf(val.Num, 1) {
+				err = errAt(val, "tickMs must be a finite number ≥ 0")
 			}
 			s.TickMs = val.Num
 		case "ticks":

@@ -78,34 +78,78 @@ func (c *yamlConverter) convert(n *yaml.Node, depth int) (*Value, error) {
 		}
 		return v, nil
 	case yaml.MappingNode:
-		v := &Value{Kind: Object, Line: n.Line}
-		seen := make(map[string]bool)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind != yaml.ScalarNode {
-				return nil, &SyntaxError{Line: k.Line, Msg: "object keys must be strings"}
-			}
-			if k.Tag == "!!merge" {
-				return nil, &SyntaxError{Line: k.Line, Msg: "YAML merge keys (<<) are not supported"}
-			}
-			dup := seen[k.Value]
-			seen[k.Value] = true
-			ev, err := c.convert(n.Content[i+1], depth+1)
-			if err != nil {
-				return nil, err
-			}
-			f := Field{Key: k.Value, Line: k.Line, Val: ev}
-			if dup {
-				v.Dups = append(v.Dups, f)
-			} else {
-				v.Fields = append(v.Fields, f)
-			}
-		}
-		return v, nil
+		return c.mapping(n, depth)
 	case yaml.ScalarNode:
 		return scalar(n)
 	}
 	return nil, &SyntaxError{Line: n.Line, Msg: "unsupported YAML node"}
+}
+
+// mapping converts a YAML mapping. Merge keys ("<<: *defaults", or a
+// list of aliases) copy the fields of the merged mappings that the mapping
+// does not set itself, earlier merged mappings first, where the merge key
+// stands.
+func (c *yamlConverter) mapping(n *yaml.Node, depth int) (*Value, error) {
+	v := &Value{Kind: Object, Line: n.Line}
+	seen := make(map[string]bool)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; k.Tag != "!!merge" {
+			seen[k.Value] = false // set by the mapping itself: merges skip it
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Kind != yaml.ScalarNode {
+			return nil, &SyntaxError{Line: k.Line, Msg: "object keys must be strings"}
+		}
+		if k.Tag == "!!merge" {
+			if err := c.merge(v, n.Content[i+1], seen, depth); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		dup := seen[k.Value]
+		seen[k.Value] = true
+		ev, err := c.convert(n.Content[i+1], depth+1)
+		if err != nil {
+			return nil, err
+		}
+		f := Field{Key: k.Value, Line: k.Line, Val: ev}
+		if dup {
+			v.Dups = append(v.Dups, f)
+		} else {
+			v.Fields = append(v.Fields, f)
+		}
+	}
+	return v, nil
+}
+
+// merge adds to v the fields of the merge key's value m (a mapping, or a
+// list of mappings) whose keys are not in seen.
+func (c *yamlConverter) merge(v *Value, m *yaml.Node, seen map[string]bool, depth int) error {
+	for m.Kind == yaml.AliasNode {
+		m = m.Alias
+	}
+	sources := []*yaml.Node{m}
+	if m.Kind == yaml.SequenceNode {
+		sources = m.Content
+	}
+	for _, src := range sources {
+		sv, err := c.convert(src, depth+1)
+		if err != nil {
+			return err
+		}
+		if sv.Kind != Object {
+			return &SyntaxError{Line: src.Line, Msg: "a merge key (<<) takes a mapping or a list of mappings"}
+		}
+		for _, f := range sv.Fields {
+			if _, ok := seen[f.Key]; !ok {
+				seen[f.Key] = true
+				v.Fields = append(v.Fields, f)
+			}
+		}
+	}
+	return nil
 }
 
 func scalar(n *yaml.Node) (*Value, error) {
@@ -125,7 +169,8 @@ func scalar(n *yaml.Node) (*Value, error) {
 			return nil, &SyntaxError{Line: n.Line, Msg: fmt.Sprintf("invalid number %q", n.Value)}
 		}
 		v.Kind, v.Num = Number, f
-	case "!!str", "":
+	case "!!str", "", "!!timestamp":
+		// A date or time is text: its value as written.
 		v.Kind, v.Str = String, n.Value
 	default:
 		return nil, &SyntaxError{Line: n.Line, Msg: fmt.Sprintf("unsupported YAML tag %s", n.Tag)}

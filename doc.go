@@ -35,6 +35,8 @@
 //     once per tick).
 //   - Re-evaluating an observer runs only the condition leaf, not a guard
 //     the leaf may have.
+//   - A condition that reports an error has completed with failure: under
+//     an abort it becomes an observer with that result.
 //   - A node whose guard is false returns failure to its parent like any
 //     other result: a decorator above it sees its child fail (Limiter
 //     counts a completion, RunOnce keeps the failure, Cooldown starts,

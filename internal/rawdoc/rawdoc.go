@@ -5,6 +5,7 @@
 package rawdoc
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -250,12 +251,14 @@ func (e *SyntaxError) Error() string {
 	return e.Msg
 }
 
-// Parse parses data as YAML when yaml is true, else as JSON.
+// Parse parses data as YAML when yaml is true, else as JSON. A leading
+// UTF-8 byte-order mark (written by some Windows editors) is skipped.
 func Parse(data []byte, yaml bool, lim Limits) (*Value, error) {
 	lim = lim.withDefaults()
 	if len(data) > lim.MaxBytes {
 		return nil, &SyntaxError{Msg: fmt.Sprintf("input is %d bytes, over the limit of %d", len(data), lim.MaxBytes)}
 	}
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
 	if yaml {
 		return parseYAML(data, lim)
 	}

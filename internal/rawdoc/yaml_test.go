@@ -82,3 +82,16 @@ func TestYAMLDuplicateKeysBesideMerges(t *testing.T) {
 		t.Errorf("merged keys reported as duplicates: %v", d)
 	}
 }
+
+func TestByteOrderMark(t *testing.T) {
+	for _, yaml := range []bool{false, true} {
+		doc := "\xEF\xBB\xBF{\"a\": 1}"
+		v, err := Parse([]byte(doc), yaml, Limits{})
+		if err != nil {
+			t.Fatalf("yaml=%v: %v", yaml, err)
+		}
+		if a := v.Get("a"); a == nil || a.Num != 1 {
+			t.Errorf("yaml=%v: a = %v", yaml, a)
+		}
+	}
+}

@@ -112,16 +112,23 @@ func (k Key[T]) Has(bb *Blackboard) bool { return bb.get(k.id, k.global) != nil 
 
 // Set writes the value with no expiry.
 func (k Key[T]) Set(bb *Blackboard, v T) {
-	// Fast path: an agent-scope number or boolean key of the tree.
-	if ix := bb.keys; !k.global && uint(k.id) < uint(len(ix.slotOf)) {
-		// A key of the tree: slotOf gives its slot (-1 fails the test).
-		if j := ix.slotOf[k.id]; uint(j) < uint(len(bb.local)) {
-			switch k.conv {
-			case convFloat64:
-				bb.local[j].setScalar(KindNumber, *(*float64)(unsafe.Pointer(&v)))
-				return
-			case convBool:
-				bb.local[j].setScalar(KindBool, float64(*(*uint8)(unsafe.Pointer(&v))))
+	// Fast path: an agent-scope number or boolean key of the tree, whose
+	// slot slotOf gives (-1 for other keys fails the second test).
+	if (k.conv == convFloat64 || k.conv == convBool) && !k.global {
+		slotOf, id := bb.keys.slotOf, int(k.id)
+		if uint(id) < uint(len(slotOf)) {
+			local, j := bb.local, int(slotOf[id])
+			if uint(j) < uint(len(local)) {
+				s := &local[j]
+				if k.conv == convFloat64 {
+					s.kind, s.num = KindNumber, *(*float64)(unsafe.Pointer(&v))
+				} else {
+					s.kind, s.num = KindBool, float64(*(*uint8)(unsafe.Pointer(&v)))
+				}
+				s.ttl = false
+				if s.ref != nil {
+					s.dropRef()
+				}
 				return
 			}
 		}

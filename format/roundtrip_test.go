@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -148,7 +149,7 @@ func TestRoundTrip(t *testing.T) {
 				// native → target → native, and target loaded directly.
 				for _, run := range []struct{ file, format string }{{"tree.json", format.Arbor}, {filepath.Base(foreign), target}} {
 					got := runWithTreeFile(t, ss, sub, run.file, run.format)
-					if got.Passed != orig.Passed || !equal(tickLog(got.Log), tickLog(orig.Log)) {
+					if got.Passed != orig.Passed || !slices.Equal(tickLog(got.Log), tickLog(orig.Log)) {
 						t.Errorf("%s: %s (via %s, loaded as %s): behaviour differs\n  original: passed=%v\n    %s\n  converted: passed=%v %s\n    %s\n%s",
 							ss.file, ss.s.Name, target, run.format, orig.Passed, strings.Join(tickLog(orig.Log), "\n    "),
 							got.Passed, got.Failure, strings.Join(tickLog(got.Log), "\n    "), data)
@@ -215,18 +216,6 @@ func collectTypes(doc *arbor.Document, types map[string]bool) {
 	for _, root := range doc.Trees {
 		walk(root)
 	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func itoa(i int) string {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -276,7 +277,7 @@ func (s *Scenario) play(tree *arbor.Tree, rec *recorder, res *Result) {
 				res.Failure = fmt.Sprintf("%s: status: expected %s, got %s; trace %s", where, step.Status, status, quoteList(events))
 				return
 			}
-			if step.hasTrace && !equalStrings(events, want(step.Trace)) {
+			if step.hasTrace && !slices.Equal(events, want(step.Trace)) {
 				res.Failure = fmt.Sprintf("%s: trace:\n    expected %s\n    actual   %s", where, quoteList(want(step.Trace)), quoteList(events))
 				return
 			}
@@ -291,7 +292,7 @@ func (s *Scenario) play(tree *arbor.Tree, rec *recorder, res *Result) {
 		agent.Halt()
 		events := got()
 		res.Log = append(res.Log, "  halt: "+quoteList(events))
-		if s.hasHaltTrace && !equalStrings(events, want(s.HaltTrace)) {
+		if s.hasHaltTrace && !slices.Equal(events, want(s.HaltTrace)) {
 			res.Failure = fmt.Sprintf("halt: trace:\n    expected %s\n    actual   %s", quoteList(want(s.HaltTrace)), quoteList(events))
 			return
 		}
@@ -329,18 +330,6 @@ func compareBlackboard(bb *arbor.Blackboard, want []KV) string {
 		}
 	}
 	return ""
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func quoteList(l []string) string {

@@ -29,14 +29,18 @@
 //
 // # Cost
 //
-// Only watched agents (opened in a page, or passed to Session.Watch) get a
-// Tracer; the others pay the engine's nil-tracer check and nothing else.
+// Only watched agents (opened in a page, passed to Session.Watch, or with
+// breakpoints) get a Tracer; the others pay the engine's nil-tracer check
+// and nothing else.
 // Watching an agent replaces any tracer it had.
 //
 // # Controls and safety
 //
 // The debugger is read-only unless Options.Controls is set; then the page
-// can pause, resume and step an agent and write blackboard values, and
+// can pause, resume and step an agent, set breakpoints on its nodes (the
+// agent pauses at the end of a tick in which a node emits a chosen event:
+// start, success, failure, running, halt or abort) and write blackboard
+// values, and
 // every such request must carry the session's token (Session.Token; the
 // standalone server logs a URL holding it) and come from the debugger's own
 // origin. A server started by Listen/Serve binds 127.0.0.1 unless told

@@ -49,6 +49,9 @@ func (s *Session) Handler() http.Handler {
 	m.HandleFunc("GET /api/agents/{id}/ticks/{seq}", h.tickAt)
 	m.HandleFunc("GET /api/agents/{id}/stats", h.stats)
 	m.HandleFunc("GET /api/agents/{id}/export", h.export)
+	m.HandleFunc("GET /api/agents/{id}/breakpoints", h.listBreakpoints)
+	m.HandleFunc("POST /api/agents/{id}/breakpoints", h.setBreakpoint)
+	m.HandleFunc("DELETE /api/agents/{id}/breakpoints", h.clearBreakpoints)
 	m.HandleFunc("GET /api/trees/{tid}", h.tree)
 	m.HandleFunc("GET /api/globals", h.globals)
 	m.HandleFunc("GET /api/stream", h.stream)
@@ -204,6 +207,8 @@ type sessionInfo struct {
 	Agents   int        `json:"agents"`
 	Trees    []treeInfo `json:"trees"`
 	Watched  []int      `json:"watched"`
+	// BreakEvents are the event kinds a breakpoint can stop on.
+	BreakEvents []string `json:"breakEvents"`
 }
 
 type treeInfo struct {
@@ -217,7 +222,8 @@ type treeInfo struct {
 // summaryLocked counts agents per tree and status.
 func (s *Session) summaryLocked() sessionInfo {
 	info := sessionInfo{Title: s.opts.Title, Controls: s.opts.Controls, History: s.opts.History, MaxRate: s.opts.MaxRate,
-		Links: s.opts.Links, Tick: s.tick, Now: durMs(s.now), Rate: s.rate, Agents: s.m.Len(), Watched: []int{}}
+		Links: s.opts.Links, Tick: s.tick, Now: durMs(s.now), Rate: s.rate, Agents: s.m.Len(), Watched: []int{},
+		BreakEvents: breakEvents}
 	if info.Links == nil {
 		info.Links = []Link{}
 	}
@@ -309,12 +315,18 @@ type agentInfo struct {
 	Label    string  `json:"label,omitempty"`
 	Watched  bool    `json:"watched"`
 	Now      float64 `json:"nowMs"`
+	// Breakpoints and LastBreak: in the agent's own view, not the list.
+	Breakpoints []breakpointView `json:"breakpoints,omitempty"`
+	LastBreak   *breakHit        `json:"lastBreak,omitempty"`
 }
 
 func (s *Session) agentInfoLocked(a *arbor.Agent) agentInfo {
 	td := s.treeOf(a.Tree())
 	ai := agentInfo{ID: a.ID(), Tree: td.ID, TreeName: td.Name, Status: statusName(a), Paused: a.Paused(),
-		Watched: s.watches[a.ID()] != nil, Now: durMs(a.Now())}
+		Now: durMs(a.Now())}
+	if w := s.watches[a.ID()]; w != nil {
+		ai.Watched, ai.Breakpoints, ai.LastBreak = true, w.breakpoints(), w.lastBreak()
+	}
 	if s.opts.Label != nil {
 		ai.Label = s.opts.Label(a)
 	}
@@ -677,21 +689,31 @@ type setRequest struct {
 	TTLMs float64         `json:"ttlMs"`
 }
 
-// readSet decodes and checks a blackboard write.
-func (h *handler) readSet(w http.ResponseWriter, r *http.Request) (key string, value any, ttl time.Duration, ok bool) {
+// decodeJSON decodes a control request's JSON body (at most 64 KiB, no
+// unknown fields, nothing after it) into v. It writes the error response
+// and returns false when the body is not such JSON.
+func (h *handler) decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	if ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || ct != "application/json" {
 		h.fail(w, http.StatusUnsupportedMediaType, "want Content-Type: application/json")
-		return "", nil, 0, false
+		return false
 	}
-	var req setRequest
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
+	if err := dec.Decode(v); err != nil {
 		h.fail(w, http.StatusBadRequest, "bad body: %v", err)
-		return "", nil, 0, false
+		return false
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		h.fail(w, http.StatusBadRequest, "bad body: trailing data")
+		return false
+	}
+	return true
+}
+
+// readSet decodes and checks a blackboard write.
+func (h *handler) readSet(w http.ResponseWriter, r *http.Request) (key string, value any, ttl time.Duration, ok bool) {
+	var req setRequest
+	if !h.decodeJSON(w, r, &req) {
 		return "", nil, 0, false
 	}
 	req.Key = strings.TrimSpace(req.Key)
@@ -747,6 +769,9 @@ func (h *handler) control(w http.ResponseWriter, r *http.Request) {
 			a.Pause()
 		case "resume":
 			delete(s.steps, id)
+			if wt := s.watches[id]; wt != nil {
+				wt.atBreak = false
+			}
 			a.Resume()
 		case "step":
 			s.steps[id] = true

@@ -70,10 +70,12 @@ type bbEntry struct {
 }
 
 // watch records one agent: its events, a ring of its last ticks, and
-// statistics. Its fields are guarded by the session lock, except cur and
-// tickStart, which the tracer writes during a tick on the worker that
-// ticks the agent (the session lock's holder waits for the manager tick,
-// so the two never overlap).
+// statistics, and holds its breakpoints. Its fields are guarded by the
+// session lock, except cur, tickStart, hit and hitPending, which the
+// tracer writes during a tick on the worker that ticks the agent (the
+// session lock's holder waits for the manager tick, so the two never
+// overlap; the tracer only reads bp and ticking, which change between
+// ticks under the lock).
 type watch struct {
 	id    int
 	agent *arbor.Agent
@@ -102,6 +104,19 @@ type watch struct {
 	stack []timing
 	prevL []bbEntry
 	prevG []bbEntry
+
+	// bp holds the kinds each node breaks on; nil when the agent has no
+	// breakpoints, so that the tracer of other agents checks nothing
+	// more. nbp counts the nodes with a breakpoint.
+	bp  []breakMask
+	nbp int
+	// hit is the breakpoint that stopped the agent in the current tick
+	// (hitPending), lastHit the last one recorded, and atBreak that the
+	// agent has stayed paused since.
+	hit        breakHit
+	hitPending bool
+	lastHit    *breakHit
+	atBreak    bool
 }
 
 type timing struct {
@@ -126,8 +141,9 @@ func newWatch(s *Session, a *arbor.Agent) *watch {
 }
 
 // rebind starts the watch afresh when its agent moved to another tree
-// (hot reload): the history and statistics were of the old tree's nodes.
-// The watch keeps its identity, so its viewers and its Tracer stay valid.
+// (hot reload): the history, statistics and breakpoints were of the old
+// tree's nodes. The watch keeps its identity, so its viewers and its
+// Tracer stay valid.
 func (w *watch) rebind(s *Session) {
 	viewers, idleSince, gone, prev := w.viewers, w.idleSince, w.gone, w.prevTracer
 	*w = *newWatch(s, w.agent)
@@ -136,12 +152,25 @@ func (w *watch) rebind(s *Session) {
 
 // trace is the watched agent's Tracer. Times are measured from the
 // agent's first event in the tick (the engine has no tick-start event).
-func (w *watch) trace(_ *arbor.Agent, e arbor.Event) {
+func (w *watch) trace(a *arbor.Agent, e arbor.Event) {
 	now := time.Now()
 	if w.tickStart.IsZero() {
 		w.tickStart = now
 	}
 	w.cur = append(w.cur, event{Kind: e.Kind, Status: e.Status, Node: e.Node, Cond: e.Cond, At: now.Sub(w.tickStart)})
+	if w.bp != nil {
+		w.checkBreak(a, e)
+	}
+}
+
+// sync brings the watch up to date between ticks: events recorded outside
+// a tick become a record, and an agent moved to another tree is watched
+// afresh.
+func (w *watch) sync(s *Session) {
+	w.flushBetween(s)
+	if w.tree != w.agent.Tree() {
+		w.rebind(s)
+	}
 }
 
 // flushBetween turns events recorded outside a tick into a record.

@@ -25,9 +25,9 @@ type Options struct {
 	// after its last viewer left, so that a page reload keeps its
 	// timeline (default 30s).
 	Linger time.Duration
-	// Controls enables pause, resume and step of an agent and writing
-	// blackboard values from the page. Requests must then carry Token and
-	// come from the debugger's own origin.
+	// Controls enables pause, resume and step of an agent, breakpoints
+	// and writing blackboard values from the page. Requests must then
+	// carry Token and come from the debugger's own origin.
 	Controls bool
 	// Token is the secret that control requests carry (header
 	// X-Arbor-Token or "Authorization: Bearer"). When Controls is set and
@@ -62,8 +62,8 @@ var ErrNoAgent = errors.New("no such agent")
 // blackboard writes) goes through Do.
 //
 // Watching costs nothing when nobody watches: only agents opened in a
-// browser (or passed to Watch) get a Tracer, so every other agent pays the
-// engine's nil-tracer check alone.
+// browser (or passed to Watch, or given breakpoints) get a Tracer, so every
+// other agent pays the engine's nil-tracer check alone.
 type Session struct {
 	opts  Options
 	token string
@@ -200,11 +200,11 @@ func (s *Session) beginTick() {
 		}
 	}
 	for _, w := range s.watches {
-		w.flushBetween(s)
-		if w.tree != w.agent.Tree() {
-			w.rebind(s)
-		}
+		w.sync(s)
 		w.ticking = !w.agent.Paused()
+		if w.ticking {
+			w.atBreak = false // it runs on: no longer stopped at its last hit
+		}
 		w.tickStart = time.Time{} // set by the agent's first event
 	}
 }
@@ -240,8 +240,11 @@ func (s *Session) endTick(now time.Duration) {
 		}
 		if w.ticking {
 			w.closeTick(s, false)
+			w.closeBreak(s)
+			w.ticking = false
 		}
-		if w.viewers == 0 && wall.Sub(w.idleSince) > s.opts.Linger {
+		// Breakpoints keep a watch without viewers.
+		if w.viewers == 0 && w.nbp == 0 && wall.Sub(w.idleSince) > s.opts.Linger {
 			s.unwatchLocked(w)
 		}
 	}
@@ -264,8 +267,18 @@ func (s *Session) changed() <-chan struct{} {
 
 // acquireLocked adds a viewer to agent id, watching it if needed.
 func (s *Session) acquireLocked(id int) (*watch, error) {
+	w, err := s.watchLocked(id)
+	if err != nil {
+		return nil, err
+	}
+	w.viewers++
+	return w, nil
+}
+
+// watchLocked returns the watch of agent id, starting one (without
+// viewers) if needed.
+func (s *Session) watchLocked(id int) (*watch, error) {
 	if w := s.watches[id]; w != nil {
-		w.viewers++
 		return w, nil
 	}
 	a := s.m.Agent(id)
@@ -273,7 +286,6 @@ func (s *Session) acquireLocked(id int) (*watch, error) {
 		return nil, fmt.Errorf("agent %d: %w", id, ErrNoAgent)
 	}
 	w := newWatch(s, a)
-	w.viewers = 1
 	s.watches[id] = w
 	// Chain to the program's own tracer, restored when watching ends.
 	w.prevTracer = a.Tracer()

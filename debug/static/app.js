@@ -33,6 +33,11 @@
     prevBB: new Map(),
     follow: true,
     followed: -1,
+    breakNode: -1, // the node the agent is paused at (a breakpoint hit), or -1
+    bpKey: '', // the breakpoints the markers show
+    bpBoxKey: '', // what the Node tab's checkboxes show
+    hitKey: '', // the last breakpoint hit shown
+    anim: 0, // counts view changes: a newer one stops an animation
   };
 
   // --- helpers --------------------------------------------------------------
@@ -63,12 +68,17 @@
     return body;
   }
 
-  function post(path, body) {
+  // send makes a control request (it carries the token).
+  function send(method, path, body) {
     return api(path, {
-      method: 'POST',
+      method,
       headers: { 'Content-Type': 'application/json', 'X-Arbor-Token': S.token },
-      body: JSON.stringify(body || {}),
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
+  }
+
+  function post(path, body) {
+    return send('POST', path, body || {});
   }
 
   function fmtMs(ms) {
@@ -196,7 +206,9 @@
     S.depth = [];
     const edges = s('g', { class: 'edges' });
     const nodes = s('g', { class: 'nodes' });
-    vp.append(edges, nodes);
+    S.bpLayer = s('g', { class: 'bp-marks' });
+    S.bpKey = '';
+    vp.append(edges, nodes, S.bpLayer);
     const NH = 40;
     const drawKids = (n) => (n.guard >= 0 ? [n.guard] : []).concat(n.children);
     // Depths, for indentation in the statistics table.
@@ -263,6 +275,7 @@
       if (!visited && st !== 'never') cls += ' faded';
       if (t.nodes[i].inGuard) cls += ' guardnode';
       if (i === S.selected) cls += ' selected';
+      if (i === S.breakNode) cls += ' breakhit';
       g.setAttribute('class', cls);
       g.setAttribute('data-status', st);
       g.setAttribute('data-visited', visited ? '1' : '0');
@@ -273,7 +286,10 @@
 
   // --- zoom and pan ------------------------------------------------------
 
-  function applyView() {
+  // applyView draws the view. Any change but a step of an animation
+  // (moved === false) stops the animation under way.
+  function applyView(moved) {
+    if (moved !== false) S.anim++;
     const v = S.view;
     $('#viewport').setAttribute('transform', `translate(${v.x},${v.y}) scale(${v.k})`);
   }
@@ -313,11 +329,13 @@
     }
     const from = Object.assign({}, S.view);
     const t0 = performance.now();
+    const anim = ++S.anim;
     const stepAnim = (now) => {
+      if (anim !== S.anim) return; // the view changed since
       const f = Math.min(1, (now - t0) / 300);
       const e = f * (2 - f);
       S.view = { k: from.k + (target.k - from.k) * e, x: from.x + (target.x - from.x) * e, y: from.y + (target.y - from.y) * e };
-      applyView();
+      applyView(false);
       if (f < 1) requestAnimationFrame(stepAnim);
     };
     requestAnimationFrame(stepAnim);
@@ -476,6 +494,106 @@
     $('#token').hidden = !ctl || !!S.token;
     $('#btn-pause').disabled = a.paused;
     $('#btn-resume').disabled = !a.paused;
+    renderBreak(a);
+  }
+
+  // --- breakpoints --------------------------------------------------------
+
+  // renderBreak shows the agent's breakpoints (a red dot on their nodes)
+  // and, when it is paused at one, the banner and the node highlighted.
+  function renderBreak(a) {
+    const bps = a.breakpoints || [];
+    $('#btn-clear-bps').disabled = !bps.length;
+    markBreakpoints(bps);
+    const hit = a.lastBreak;
+    const at = hit && hit.paused && a.paused ? hit : null;
+    const banner = $('#break-banner');
+    banner.hidden = !at;
+    if (at) banner.textContent = 'Paused at breakpoint: ' + label(at.node) + ' ' + at.event + ' (tick ' + at.tick + ')';
+    const node = at ? at.node : -1;
+    const hitKey = at ? a.id + ':' + at.seq : '';
+    if (at && hitKey !== S.hitKey) focus(node, true); // a new hit: show its node
+    S.hitKey = hitKey;
+    if (node !== S.breakNode) {
+      S.breakNode = node;
+      if (S.shown) paint(S.shown.nodes);
+    }
+  }
+
+  function markBreakpoints(bps) {
+    const key = JSON.stringify(bps.map((b) => [b.node, b.on]));
+    if (!S.tree || !S.bpLayer || key === S.bpKey) return;
+    S.bpKey = key;
+    S.bpLayer.replaceChildren(...bps.filter((b) => b.node < S.tree.nodes.length).map((b) => {
+      const n = S.tree.nodes[b.node];
+      const dot = s('circle', { class: 'bp-dot', 'data-node': b.node, cx: n.x - n.w / 2, cy: n.y + 20, r: 6 });
+      const title = s('title');
+      title.textContent = 'breakpoint: ' + b.on.join(', ');
+      dot.append(title);
+      return dot;
+    }));
+  }
+
+  function breakpointsOf(id) {
+    const b = ((S.agent && S.agent.breakpoints) || []).find((x) => x.node === id);
+    return b ? b.on : [];
+  }
+
+  // renderBreakpointBox fills the Node tab's checkboxes, one per event
+  // kind, for node n (none: hidden). They are rebuilt only when they
+  // change, not on every update.
+  function renderBreakpointBox(n) {
+    const box = $('#bp-box');
+    const ctl = !!(S.session && S.session.controls);
+    const on = new Set(n ? breakpointsOf(n.id) : []);
+    const key = n ? JSON.stringify([S.agentId, n.id, ctl, Array.from(on)]) : '';
+    box.hidden = !n;
+    if (key === S.bpBoxKey) return;
+    S.bpBoxKey = key;
+    if (!n) return;
+    box.replaceChildren(h('h4', { text: 'Break on' }));
+    for (const ev of (S.session && S.session.breakEvents) || []) {
+      const cb = h('input', { type: 'checkbox', 'data-event': ev, onchange: () => setBreakpoint(n.id) });
+      cb.checked = on.has(ev);
+      cb.disabled = !ctl;
+      box.append(h('label', { title: ctl ? 'Pause the agent at the end of a tick where this node emits ' + ev : 'needs controls' }, cb, ev));
+    }
+    box.append(h('p', { class: 'muted', text: ctl
+      ? 'The agent pauses at the end of the tick; Resume or Step go on.'
+      : 'Breakpoints need controls: the program sets debug.Options{Controls: true}.' }));
+  }
+
+  async function setBreakpoint(id) {
+    const on = Array.from(document.querySelectorAll('#bp-box input:checked')).map((c) => c.dataset.event);
+    // Shown at once; the answer (or the next update) confirms it.
+    const rest = (S.agent.breakpoints || []).filter((b) => b.node !== id);
+    S.agent.breakpoints = on.length ? rest.concat([{ node: id, label: label(id), on }]).sort((x, y) => x.node - y.node) : rest;
+    renderBreak(S.agent);
+    try {
+      applyBreakpoints(await post('api/agents/' + S.agentId + '/breakpoints', { node: id, on }));
+      notice('');
+    } catch (err) {
+      notice('breakpoint: ' + err.message);
+    }
+  }
+
+  async function clearBreakpoints() {
+    try {
+      applyBreakpoints(await send('DELETE', 'api/agents/' + S.agentId + '/breakpoints'));
+      notice('');
+    } catch (err) {
+      notice('clear breakpoints: ' + err.message);
+    }
+  }
+
+  // applyBreakpoints shows the breakpoints an edit left. The last hit
+  // comes from the live updates alone: an answer may arrive after an
+  // update newer than it.
+  function applyBreakpoints(r) {
+    if (!S.agent || r.agent !== S.agentId) return;
+    S.agent.breakpoints = r.breakpoints;
+    renderBreak(S.agent);
+    if (S.tab === 'node') renderNode();
   }
 
   // show renders one tick (live or from the history).
@@ -554,10 +672,12 @@
   }
 
   function renderNode() {
-    const box = $('#tab-node');
+    const box = $('#node-info');
     const t = S.tree;
     if (!t || S.selected < 0 || S.selected >= t.nodes.length) {
       box.replaceChildren(h('p', { class: 'muted', text: 'Click a node in the tree.' }));
+      $('#node-params').replaceChildren();
+      renderBreakpointBox(null);
       return;
     }
     const n = t.nodes[S.selected];
@@ -582,9 +702,9 @@
     add('halts', st[5]);
     add('aborts', st[6]);
     add('time', (st[7] / 1000).toFixed(3) + ' ms' + (st[0] ? ' · ' + (st[7] / st[0]).toFixed(2) + ' µs/tick' : ''));
-    const kids = [h('h4', { text: 'Node' }), dl];
-    if (n.params) kids.push(h('h4', { text: 'Parameters' }), h('pre', { text: JSON.stringify(n.params, null, 2) }));
-    box.replaceChildren(...kids);
+    box.replaceChildren(h('h4', { text: 'Node' }), dl);
+    renderBreakpointBox(n);
+    $('#node-params').replaceChildren(...(n.params ? [h('h4', { text: 'Parameters' }), h('pre', { text: JSON.stringify(n.params, null, 2) })] : []));
   }
 
   function renderStats() {
@@ -724,6 +844,8 @@
     $('#btn-pause').onclick = () => control('pause');
     $('#btn-resume').onclick = () => control('resume');
     $('#btn-step').onclick = () => control('step');
+    $('#btn-clear-bps').onclick = clearBreakpoints;
+    $('#break-banner').onclick = () => { if (S.breakNode >= 0) { selectNode(S.breakNode); focus(S.breakNode, true); } };
     $('#token').addEventListener('change', (e) => {
       S.token = e.target.value.trim();
       try { sessionStorage.setItem('arbor-token', S.token); } catch (_) { /* private mode */ }

@@ -342,3 +342,95 @@ func TestBrowserDemo(t *testing.T) {
 	}
 	waitJS(t, ctx, "blackboard write", `(() => { const r = document.querySelector('#bb-agent tr[data-key="note"] td.v'); return !!r && r.textContent === '"hello from the page"'; })()`, 5*time.Second)
 }
+
+// agentJSON reads one agent of the demo's debugger.
+func agentJSON(t *testing.T, base string, id int) (a struct {
+	Paused    bool
+	NowMs     float64
+	LastBreak *struct {
+		Node   int
+		Event  string
+		Tick   int
+		Paused bool
+	}
+}) {
+	t.Helper()
+	resp, err := http.Get(fmt.Sprintf("%s/debug/api/agents/%d", base, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// A breakpoint set with a checkbox of the Node tab pauses the agent: the
+// tree marks the node, a banner names the hit, Resume runs to the next.
+func TestBrowserBreakpoints(t *testing.T) {
+	ctx := browser(t)
+	base, _ := startDemo(t)
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/debug/#agent=3&token="+testToken)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "agent 3 opened", `document.querySelector('#agent-title').textContent.startsWith('Agent #3 ')`, 10*time.Second)
+	// The root ("live", a Repeat) is running on every tick: click it in
+	// the whole tree (Fit also stops following the running node), and
+	// break on "running".
+	waitJS(t, ctx, "tree drawn", `document.querySelectorAll('#tree g.node').length > 10`, 10*time.Second)
+	if err := chromedp.Run(ctx, chromedp.Click("#btn-fit", chromedp.ByID),
+		chromedp.Click(`#tree g.node[data-id="0"] rect`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "breakpoint checkboxes", `document.querySelectorAll('#bp-box input[type=checkbox]:not(:disabled)').length === 6`, 5*time.Second)
+	if err := chromedp.Run(ctx, chromedp.Click(`#bp-box input[data-event="running"]`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	const banner = `(() => { const b = document.querySelector('#break-banner'); return b.hidden ? '' : b.textContent; })()`
+	waitJS(t, ctx, "banner", banner+`.startsWith('Paused at breakpoint: live running (tick ')`, 10*time.Second)
+	if !eval[bool](t, ctx, `!!document.querySelector('#tree .bp-dot[data-node="0"]')`) {
+		t.Error("no breakpoint marker on the root")
+	}
+	if !eval[bool](t, ctx, `document.querySelector('#tree g.node[data-id="0"]').classList.contains('breakhit')`) {
+		t.Errorf("the node of the hit is not highlighted: %s", eval[string](t, ctx, `document.querySelector('#tree g.node[data-id="0"]').getAttribute('class')`))
+	}
+	if st := eval[string](t, ctx, `document.querySelector('#agent-status').textContent`); st != "paused" {
+		t.Errorf("status %q, want paused", st)
+	}
+	a := agentJSON(t, base, 3)
+	if !a.Paused || a.LastBreak == nil || a.LastBreak.Node != 0 || a.LastBreak.Event != "running" || !a.LastBreak.Paused {
+		t.Fatalf("agent after the hit: %+v", a)
+	}
+	first := eval[string](t, ctx, banner)
+	if !strings.HasSuffix(first, fmt.Sprintf("(tick %d)", a.LastBreak.Tick)) {
+		t.Errorf("banner %q, hit at tick %d", first, a.LastBreak.Tick)
+	}
+	screenshot(t, ctx, "breakpoint.png")
+
+	// Resume: one more tick, and the breakpoint stops it again.
+	if err := chromedp.Run(ctx, chromedp.Click("#btn-resume", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "next hit", fmt.Sprintf(`(() => { const t = %s; return t.startsWith('Paused at breakpoint: ') && t !== %q; })()`, banner, first), 10*time.Second)
+	if b := agentJSON(t, base, 3); !b.Paused || b.NowMs <= a.NowMs || b.LastBreak.Tick <= a.LastBreak.Tick {
+		t.Errorf("after resume: %+v %+v, was %+v %+v; banner %q then %q", b, *b.LastBreak, a, *a.LastBreak, first, eval[string](t, ctx, banner))
+	}
+
+	// Clear all: the marker goes; the agent stays paused until resumed.
+	if err := chromedp.Run(ctx, chromedp.Click("#btn-clear-bps", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "marker removed", `!document.querySelector('#tree .bp-dot') && document.querySelector('#btn-clear-bps').disabled`, 5*time.Second)
+	if eval[bool](t, ctx, `document.querySelector('#bp-box input[data-event="running"]').checked`) {
+		t.Error("checkbox still checked after clearing")
+	}
+	if err := chromedp.Run(ctx, chromedp.Click("#btn-resume", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "running again", `document.querySelector('#agent-status').textContent === 'running' && document.querySelector('#break-banner').hidden`, 5*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	if c := agentJSON(t, base, 3); c.Paused {
+		t.Errorf("paused again after clearing: %+v", c)
+	}
+}

@@ -85,16 +85,31 @@ func (m *Manager) Add(t *Tree, opts ...AgentOption) *Agent {
 }
 
 // Remove halts the agent (its running nodes get their halt callbacks) and
-// removes it. It reports whether the agent was in the manager.
+// removes it. It reports whether the agent was in the manager. Finding it
+// is a binary search by id; to remove many agents at once, RemoveFunc is
+// one pass.
 func (m *Manager) Remove(a *Agent) bool {
-	for i, x := range m.agents {
-		if x == a {
+	i, ok := m.index(a.id)
+	if !ok || m.agents[i] != a {
+		return false
+	}
+	a.Halt()
+	m.agents = slices.Delete(m.agents, i, i+1)
+	return true
+}
+
+// RemoveFunc halts and removes every agent for which del returns true, in
+// one pass, and returns how many it removed.
+func (m *Manager) RemoveFunc(del func(*Agent) bool) int {
+	n := len(m.agents)
+	m.agents = slices.DeleteFunc(m.agents, func(a *Agent) bool {
+		if del(a) {
 			a.Halt()
-			m.agents = append(m.agents[:i], m.agents[i+1:]...)
 			return true
 		}
-	}
-	return false
+		return false
+	})
+	return n - len(m.agents)
 }
 
 // Reload moves every agent running old to tree t (hot reload, see
@@ -120,19 +135,16 @@ func (m *Manager) Agents() []*Agent { return m.agents }
 
 // Agent returns the agent with the given id, or nil.
 func (m *Manager) Agent(id int) *Agent {
-	lo, hi := 0, len(m.agents)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		switch {
-		case m.agents[mid].id < id:
-			lo = mid + 1
-		case m.agents[mid].id > id:
-			hi = mid
-		default:
-			return m.agents[mid]
-		}
+	if i, ok := m.index(id); ok {
+		return m.agents[i]
 	}
 	return nil
+}
+
+// index finds the agent with the given id (agents are in ascending id
+// order).
+func (m *Manager) index(id int) (int, bool) {
+	return slices.BinarySearchFunc(m.agents, id, func(a *Agent, id int) int { return a.id - id })
 }
 
 // Stop halts every agent's running nodes (exactly once each) and stops

@@ -135,6 +135,49 @@ func TestManagerAddRemove(t *testing.T) {
 	}
 }
 
+// RemoveFunc removes (and halts) exactly the agents it is asked to, in one
+// pass; Remove refuses an agent of another manager with the same id.
+func TestManagerRemoveFunc(t *testing.T) {
+	reg := arbor.NewRegistry()
+	var halts, ticks int
+	if err := arbor.RegisterAction[recorder, struct{}](reg, "Rec"); err != nil {
+		t.Fatal(err)
+	}
+	recHalts, recTicks = &halts, &ticks
+	tree := mustCompile(t, reg, arbor.Leaf("Rec"))
+	m := arbor.NewManager(arbor.WithWorkers(2))
+	defer m.Close()
+	for i := 0; i < 1000; i++ {
+		m.Add(tree)
+	}
+	m.Tick(time.Second)
+	if n := m.RemoveFunc(func(a *arbor.Agent) bool { return a.ID()%3 == 0 }); n != 334 {
+		t.Fatalf("removed %d, want 334", n)
+	}
+	if halts != 334 || m.Len() != 666 {
+		t.Fatalf("halts %d, len %d; want 334, 666", halts, m.Len())
+	}
+	for i := 0; i < 1000; i++ {
+		if got := m.Agent(i); (got == nil) != (i%3 == 0) || (got != nil && got.ID() != i) {
+			t.Fatalf("Agent(%d) = %v after RemoveFunc", i, got)
+		}
+	}
+	other := arbor.NewManager()
+	stranger := other.Add(tree) // id 0, like a removed agent of m
+	if m.Remove(stranger) {
+		t.Fatal("Remove took an agent of another manager")
+	}
+	stranger = other.Add(tree) // id 1: an agent of m has this id
+	if m.Remove(stranger) || m.Len() != 666 {
+		t.Fatal("Remove took an agent of another manager with the id of one of its own")
+	}
+	ticks = 0
+	m.Tick(2 * time.Second)
+	if ticks != 666 {
+		t.Fatalf("ticks after removal = %d, want 666", ticks)
+	}
+}
+
 var recHalts, recTicks *int
 
 // recorder is an action that runs forever and counts ticks and halts.

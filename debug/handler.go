@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"mime"
 	"net"
 	"net/http"
@@ -31,16 +32,9 @@ var static embed.FS
 //
 // Every URL the page uses is relative, so any prefix works.
 func (s *Session) Handler() http.Handler {
-	h := &handler{s: s, mux: http.NewServeMux()}
-	var files http.Handler = http.NotFoundHandler()
-	if sub, err := fs.Sub(static, "static"); err == nil {
-		files = http.FileServer(http.FS(sub))
-	} else {
-		s.log.Error("arbor debug: embedded assets", "err", err)
-	}
+	h := newHandler(s.log)
+	h.s = s
 	m := h.mux
-	m.HandleFunc("GET /{$}", h.index)
-	m.Handle("GET /static/", http.StripPrefix("/static", noCache(files)))
 	m.HandleFunc("GET /api/session", h.session)
 	m.HandleFunc("GET /api/agents", h.agents)
 	m.HandleFunc("GET /api/agents/{id}", h.agent)
@@ -61,8 +55,24 @@ func (s *Session) Handler() http.Handler {
 }
 
 type handler struct {
-	s   *Session
+	s   *Session // nil when serving a recording
+	log *slog.Logger
 	mux *http.ServeMux
+}
+
+// newHandler returns a handler serving the page and its assets, to which
+// the caller adds the API.
+func newHandler(log *slog.Logger) *handler {
+	h := &handler{log: log, mux: http.NewServeMux()}
+	var files http.Handler = http.NotFoundHandler()
+	if sub, err := fs.Sub(static, "static"); err == nil {
+		files = http.FileServer(http.FS(sub))
+	} else {
+		log.Error("arbor debug: embedded assets", "err", err)
+	}
+	h.mux.HandleFunc("GET /{$}", h.index)
+	h.mux.Handle("GET /static/", http.StripPrefix("/static", noCache(files)))
+	return h
 }
 
 // ServeHTTP serves the page and the API.
@@ -120,7 +130,7 @@ func (h *handler) index(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:")
 	if _, err := w.Write(page); err != nil {
-		h.s.log.Debug("arbor debug: write page", "err", err)
+		h.log.Debug("arbor debug: write page", "err", err)
 	}
 }
 
@@ -128,7 +138,7 @@ func (h *handler) index(w http.ResponseWriter, r *http.Request) {
 func (h *handler) writeJSON(w http.ResponseWriter, code int, v any) {
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(v); err != nil {
-		h.s.log.Error("arbor debug: encode response", "err", err)
+		h.log.Error("arbor debug: encode response", "err", err)
 		http.Error(w, `{"error":"encoding failed"}`, http.StatusInternalServerError)
 		return
 	}
@@ -136,7 +146,7 @@ func (h *handler) writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(code)
 	if _, err := w.Write(buf.Bytes()); err != nil {
-		h.s.log.Debug("arbor debug: write response", "err", err)
+		h.log.Debug("arbor debug: write response", "err", err)
 	}
 }
 
@@ -209,6 +219,9 @@ type sessionInfo struct {
 	Watched  []int      `json:"watched"`
 	// BreakEvents are the event kinds a breakpoint can stop on.
 	BreakEvents []string `json:"breakEvents"`
+	// Recording is set when the page shows a recording (arbor replay)
+	// rather than a live manager.
+	Recording *recordingInfo `json:"recording,omitempty"`
 }
 
 type treeInfo struct {
@@ -613,7 +626,7 @@ func (h *handler) export(w http.ResponseWriter, r *http.Request) {
 	var base []byte
 	var wt *watch
 	if a != nil {
-		ev = exportView{Format: "arbor-debug/1", Agent: s.agentInfoLocked(a), History: s.opts.History,
+		ev = exportView{Format: RecordingFormat, Agent: s.agentInfoLocked(a), History: s.opts.History,
 			Tree: s.treeOf(a.Tree()), Ticks: []tickView{}, Exported: time.Now().UTC().Format(time.RFC3339)}
 		ev.Stats = statsView{Agent: id, Columns: statsColumns, Nodes: [][8]float64{}}
 		if wt = s.watches[id]; wt != nil {

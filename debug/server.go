@@ -41,16 +41,22 @@ func Listen(addr string) (net.Listener, error) {
 //
 //	go debug.ListenAndServe(ctx, "", sess) // http://127.0.0.1:7777/
 func ListenAndServe(ctx context.Context, addr string, s *Session) error {
+	return listenAndServe(ctx, addr, s.log, s.Token(), s.Handler())
+}
+
+// listenAndServe serves h on addr until ctx ends, after logging its URL
+// (with the token, if any, in the fragment).
+func listenAndServe(ctx context.Context, addr string, log *slog.Logger, token string, h http.Handler) error {
 	ln, err := Listen(addr)
 	if err != nil {
 		return err
 	}
 	url := "http://" + ln.Addr().String() + "/"
-	if tok := s.Token(); tok != "" {
-		url += "#token=" + tok
+	if token != "" {
+		url += "#token=" + token
 	}
-	s.log.Info("arbor debugger", "url", url)
-	return Serve(ctx, ln, s.Handler())
+	log.Info("arbor debugger", "url", url)
+	return Serve(ctx, ln, h)
 }
 
 // Serve serves h on ln until ctx ends, then shuts down gracefully. When ln

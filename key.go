@@ -86,7 +86,7 @@ type TypeError struct {
 }
 
 func (e *TypeError) Error() string {
-	return fmt.Sprintf("blackboard key %q holds a %s (%s), not a %s", e.Key, e.Got, e.Val, e.Want)
+	return fmt.Sprintf("blackboard key %q holds a %s (%s), not the %s the handle reads", e.Key, e.Got, e.Val, e.Want)
 }
 
 // Get reads the value. It returns ErrMissing when the key is absent or

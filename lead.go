@@ -47,10 +47,16 @@ func newLeadCheck(key int32, op Op, k Kind, lit float64) leadCheck {
 		l.lo, l.hi, l.neg = lit, lit, op == OpNe
 	case OpLt:
 		l.hi = math.Nextafter(lit, math.Inf(-1))
+		if math.IsInf(lit, -1) {
+			l.lo, l.hi = math.Inf(1), math.Inf(-1) // nothing is < -Inf: an empty interval
+		}
 	case OpLe:
 		l.hi = lit
 	case OpGt:
 		l.lo = math.Nextafter(lit, math.Inf(1))
+		if math.IsInf(lit, 1) {
+			l.lo, l.hi = math.Inf(1), math.Inf(-1) // nothing is > +Inf
+		}
 	case OpGe:
 		l.lo = lit
 	}

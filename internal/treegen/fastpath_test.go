@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -173,9 +174,15 @@ func describeEvents(tree *arbor.Tree, events []arbor.Event) string {
 // the agent and the first difference, with the events of the traced
 // agent's tick and the document.
 func TestFastPathsMatchFullPath(t *testing.T) {
-	seeds, ticks := 3000, 40
+	first, seeds, ticks := 0, 3000, 40
 	if raceEnabled {
 		seeds, ticks = 400, 40
+	}
+	if v := os.Getenv("ARBOR_FASTPATH_SEEDS"); v != "" {
+		// A longer campaign, e.g. ARBOR_FASTPATH_SEEDS=3000:100000.
+		if _, err := fmt.Sscanf(v, "%d:%d", &first, &seeds); err != nil {
+			t.Fatalf("ARBOR_FASTPATH_SEEDS=%q: want FIRST:COUNT", v)
+		}
 	}
 	// Key ids are global to the process. Interned first, the global keys
 	// get ids within the range of the agent-scope slots of the trees, so
@@ -187,7 +194,7 @@ func TestFastPathsMatchFullPath(t *testing.T) {
 	cfg.LeadChecks = true
 	reg := Registry()
 	var events, errs, calls, running, withRuns int
-	for seed := uint64(0); seed < uint64(seeds); seed++ {
+	for seed := uint64(first); seed < uint64(first+seeds); seed++ {
 		doc := Generate(seed, cfg)
 		for _, root := range doc.Trees {
 			if hasRun(root) {

@@ -1,0 +1,105 @@
+package arbor_test
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/arborbt/arbor"
+)
+
+// Typed blackboard keys: resolved once to an integer slot, read and
+// written without maps or boxing; keys beginning with "@" are global.
+func ExampleKey() {
+	hp := arbor.NewKey[float64]("hp")
+	name := arbor.NewKey[string]("name")
+	alarm := arbor.NewKey[bool]("@alarm") // shared by every agent of a Manager
+
+	tree, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{
+		"t": arbor.Check("hp", "<", 30),
+	}}, arbor.NewRegistry())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	bb := arbor.NewAgent(tree).Blackboard()
+	hp.Set(bb, 25)
+	name.Set(bb, "Grunt")
+	alarm.Set(bb, true)
+	h, _ := hp.Get(bb)
+	n, _ := name.Get(bb)
+	_, err = arbor.NewKey[int]("name").Get(bb) // the wrong type is an error, not a panic
+	fmt.Println(h, n, alarm.Has(bb))
+	fmt.Println(err)
+	// Output:
+	// 25 Grunt true
+	// blackboard key "name" holds a string ("Grunt"), not the int the handle reads
+}
+
+// A tracer sees every node event of an agent: the debugger, arbor run
+// -trace and the scenario runner are built on it.
+func ExampleWithTracer() {
+	tree, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{
+		"t": arbor.Sequence(arbor.Check("ready", "==", true), arbor.WaitTicks(1)),
+	}}, arbor.NewRegistry())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	trace := func(a *arbor.Agent, e arbor.Event) {
+		label := a.Tree().Node(int(e.Node)).Label()
+		switch e.Kind {
+		case arbor.EventResult:
+			fmt.Printf("  %s: %s\n", label, e.Status)
+		default:
+			fmt.Printf("  %s: %s\n", label, e.Kind)
+		}
+	}
+	agent := arbor.NewAgent(tree, arbor.WithTracer(trace))
+	arbor.NewKey[bool]("ready").Set(agent.Blackboard(), true)
+	for tick := 1; tick <= 2; tick++ {
+		fmt.Println("tick", tick)
+		agent.Tick(time.Duration(tick) * 100 * time.Millisecond)
+	}
+	// Output:
+	// tick 1
+	//   Sequence: start
+	//   Check: start
+	//   Check: success
+	//   Wait: start
+	//   Wait: running
+	//   Sequence: running
+	// tick 2
+	//   Wait: success
+	//   Sequence: success
+}
+
+// A snapshot saves an agent's running state and blackboard; a fresh agent
+// of the same tree restored from it continues where the first left off.
+func ExampleAgent_Snapshot() {
+	tree, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{
+		"t": arbor.Sequence(arbor.WaitTicks(2), arbor.Set("done", true)),
+	}}, arbor.NewRegistry())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	a := arbor.NewAgent(tree)
+	fmt.Println(a.Tick(100 * time.Millisecond)) // Wait: 1 of 2 ticks
+	data, err := a.Snapshot()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	b := arbor.NewAgent(tree)
+	if err := b.Restore(data); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(b.Tick(200*time.Millisecond), b.Tick(300*time.Millisecond))
+	done, _ := arbor.NewKey[bool]("done").Get(b.Blackboard())
+	fmt.Println(done)
+	// Output:
+	// running
+	// running success
+	// true
+}

@@ -20,6 +20,14 @@
 // event (scrub back to any tick to see the tree and blackboard as they
 // were; export as JSON) and per-node statistics since watching began.
 //
+// # Recordings
+//
+// An exported history is a recording (RecordingFormat). The page opens
+// one from a file (or a file dropped on it) in a read-only recording mode,
+// without the program that made it; LoadRecording checks one in Go, and
+// Recording.Handler and ServeRecording serve the page with it open (the
+// "arbor replay" command).
+//
 // # Threads
 //
 // The program ticks on its own goroutine through the Session (Tick,

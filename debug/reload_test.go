@@ -77,6 +77,22 @@ func TestWatchChainsTracerAndRefusesCrossSiteStreams(t *testing.T) {
 	}
 }
 
+// statusForHost GETs url with the Host header host and returns the status.
+func statusForHost(t *testing.T, url, host string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = host
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 // Mounted on a program's own server bound to loopback, the handler refuses
 // requests naming another host (DNS rebinding).
 func TestOwnMuxRefusesForeignHostsOnLoopback(t *testing.T) {
@@ -85,19 +101,7 @@ func TestOwnMuxRefusesForeignHostsOnLoopback(t *testing.T) {
 	mux.Handle("/debug/arbor/", http.StripPrefix("/debug/arbor", s.Handler()))
 	srv := httptest.NewServer(mux) // listens on 127.0.0.1
 	defer srv.Close()
-	get := func(host string) int {
-		req, err := http.NewRequest(http.MethodGet, srv.URL+"/debug/arbor/api/session", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Host = host
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
+	get := func(host string) int { return statusForHost(t, srv.URL+"/debug/arbor/api/session", host) }
 	if code := get("evil.example:80"); code != http.StatusForbidden {
 		t.Fatalf("foreign host: %d, want 403", code)
 	}

@@ -30,9 +30,15 @@ const demoTreesDir = "examples/village"
 // monsters, served with the debugger at http://127.0.0.1:7777, or run
 // headless with a summary.
 func cmdDemo(args []string, stdout, stderr io.Writer) int {
+	return untilSignal(runDemo, args, stdout, stderr)
+}
+
+// untilSignal runs a serving command until an interrupt or SIGTERM.
+func untilSignal(run func(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(base string)) int,
+	args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return runDemo(ctx, args, stdout, stderr, nil)
+	return run(ctx, args, stdout, stderr, nil)
 }
 
 // runDemo is cmdDemo with a context; ready, when not nil, receives the
@@ -197,9 +203,7 @@ func displayAddr(a net.Addr) string {
 // built-in nodes and mocks, ticked in real time and served with the
 // debugger.
 func cmdServe(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return runServe(ctx, args, stdout, stderr, nil)
+	return untilSignal(runServe, args, stdout, stderr)
 }
 
 // runServe is cmdServe with a context; ready, when not nil, receives the

@@ -3,6 +3,7 @@
 //	arbor demo [--addr A] [--headless --ticks N]
 //	                                  the village demo, with the debugger at http://127.0.0.1:7777
 //	arbor serve [--agents N] FILE...  run trees with mocks and serve the debugger
+//	arbor replay [--addr A] FILE.json open a recording (an agent's exported history) in the debugger
 //	arbor test [-v] PATH...           run scenario files (scenario.md)
 //	arbor validate [-allow-unknown] FILE
 //	                                  check a tree file; print its errors or "ok"
@@ -29,6 +30,8 @@ commands:
                            the village, with the debugger at http://127.0.0.1:7777
   serve [--agents N] FILE...
                            run trees with mocks and serve the debugger
+  replay [--addr A] FILE.json
+                           serve the debugger with a recording (an agent's exported history) open
   test [-v] PATH...        run scenario files or directories of them
   validate FILE            check a tree file; print its errors, or "ok" and its node count
   run FILE [-ticks N]      tick a tree of built-in nodes and print each tick's status
@@ -66,6 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdDemo(rest, stdout, stderr)
 	case "serve":
 		return cmdServe(rest, stdout, stderr)
+	case "replay":
+		return cmdReplay(rest, stdout, stderr)
 	case "convert":
 		return cmdConvert(rest, stdout, stderr)
 	case "render":

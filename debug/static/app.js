@@ -38,7 +38,10 @@
     bpBoxKey: '', // what the Node tab's checkboxes show
     hitKey: '', // the last breakpoint hit shown
     anim: 0, // counts view changes: a newer one stops an animation
+    rec: null, // the recording shown (read-only), or null: live
+    liveAgent: null, // the live agent to go back to from a recording
   };
+  const FORMAT = 'arbor-debug/1'; // the format of a recording
 
   // --- helpers --------------------------------------------------------------
 
@@ -138,7 +141,7 @@
   function setConn(state) {
     const el = $('#conn');
     el.className = 'conn ' + state;
-    el.textContent = state === 'live' ? 'live' : state === 'down' ? 'reconnecting…' : 'connecting…';
+    el.textContent = state === 'live' ? 'live' : state === 'down' ? 'reconnecting…' : state === 'recording' ? 'recording' : 'connecting…';
   }
 
   // --- agent list --------------------------------------------------------
@@ -154,9 +157,10 @@
     try {
       data = await api('api/agents?' + p);
     } catch (err) {
-      $('#list-info').textContent = 'cannot list agents: ' + err.message;
+      if (!S.rec) $('#list-info').textContent = 'cannot list agents: ' + err.message;
       return;
     }
+    if (S.rec) return; // a recording was opened meanwhile
     renderTreeCounts(data.trees);
     const sel = $('#filter-tree');
     const keep = sel.value;
@@ -167,15 +171,17 @@
       (data.agents.length < data.matches ? ' · showing ' + data.agents.length : '');
     $('#more').hidden = data.agents.length >= data.matches;
     const ul = $('#agent-list');
-    const items = data.agents.map((a) => {
-      const st = a.paused ? 'paused' : a.status;
-      return h('li', { 'data-id': a.id, class: 'agent-item' + (a.id === S.agentId ? ' sel' : ''), title: a.treeName + ' · ' + st, onclick: () => openAgent(a.id) },
-        h('span', { class: 'dot ' + st }),
-        h('span', { class: 'aid', text: '#' + a.id }),
-        h('span', { class: 'alabel', text: a.label || a.treeName }),
-        a.watched ? h('span', { class: 'eye', text: '◉', title: 'watched' }) : null);
-    });
-    ul.replaceChildren(...items);
+    ul.replaceChildren(...data.agents.map((a) => agentItem(a, a.watched ? h('span', { class: 'eye', text: '◉', title: 'watched' }) : null)));
+  }
+
+  // agentItem is an agent's entry in the list; mark follows its label.
+  function agentItem(a, mark) {
+    const st = a.paused ? 'paused' : a.status;
+    return h('li', { 'data-id': a.id, class: 'agent-item' + (a.id === S.agentId ? ' sel' : ''), title: a.treeName + ' · ' + st, onclick: () => openAgent(a.id) },
+      h('span', { class: 'dot ' + st }),
+      h('span', { class: 'aid', text: '#' + a.id }),
+      h('span', { class: 'alabel', text: a.label || a.treeName }),
+      mark);
   }
 
   function renderTreeCounts(trees) {
@@ -407,11 +413,13 @@
   // --- opening an agent and the live stream ---------------------------------
 
   async function openAgent(id) {
-    if (!Number.isInteger(id) || id < 0) return;
+    if (!Number.isInteger(id) || id < 0 || S.rec) return;
     let info;
     try {
       info = await api('api/agents/' + id);
+      if (S.rec) return; // a recording was opened meanwhile
     } catch (err) {
+      if (S.rec) return;
       notice('Agent ' + id + ': ' + err.message);
       $('#agent-view').hidden = false;
       $('#empty').hidden = true;
@@ -425,7 +433,9 @@
     $('#agent-view').hidden = false;
     notice('');
     if (S.treeId !== info.tree) {
-      S.tree = await api('api/trees/' + info.tree);
+      const tree = await api('api/trees/' + info.tree);
+      if (S.rec) return;
+      S.tree = tree;
       S.treeId = info.tree;
       S.selected = -1;
       drawTree();
@@ -461,6 +471,7 @@
   }
 
   function onAgent(d) {
+    if (S.rec) return;
     S.latest = d;
     S.agent = d.agent;
     S.stats = d.stats;
@@ -488,12 +499,14 @@
     const st = $('#agent-status');
     st.textContent = a.paused ? 'paused' : a.status;
     st.className = 'pill ' + (a.paused ? 'paused' : a.status);
-    const ctl = S.session && S.session.controls;
+    const ctl = canControl();
     $('#controls').hidden = !ctl;
     $('#bb-form').hidden = !ctl;
     $('#token').hidden = !ctl || !!S.token;
     $('#btn-pause').disabled = a.paused;
     $('#btn-resume').disabled = !a.paused;
+    $('#btn-export').hidden = !!S.rec;
+    $('#btn-live').hidden = !!S.rec;
     renderBreak(a);
   }
 
@@ -544,10 +557,10 @@
   // change, not on every update.
   function renderBreakpointBox(n) {
     const box = $('#bp-box');
-    const ctl = !!(S.session && S.session.controls);
+    const ctl = canControl();
     const on = new Set(n ? breakpointsOf(n.id) : []);
     const key = n ? JSON.stringify([S.agentId, n.id, ctl, Array.from(on)]) : '';
-    box.hidden = !n;
+    box.hidden = !n || !!S.rec;
     if (key === S.bpBoxKey) return;
     S.bpBoxKey = key;
     if (!n) return;
@@ -607,7 +620,7 @@
     if (S.tab === 'node') renderNode();
     const row = S.timeline.find((t) => t[0] === v.seq);
     const tick = v.tick != null ? v.tick : row ? row[1] : '?';
-    $('#tl-label').textContent = (v.live ? 'live · ' : 'history · ') + 'record ' + v.seq + ' · tick ' + tick +
+    $('#tl-label').textContent = (S.rec ? 'recording · ' : v.live ? 'live · ' : 'history · ') + 'record ' + v.seq + ' · tick ' + tick +
       ' · t=' + fmtMs(v.nowMs) + ' · root ' + v.status + (v.between ? ' · between ticks' : '') +
       ' · ' + (v.events ? v.events.length : 0) + ' events';
     drawStrip();
@@ -761,9 +774,16 @@
   // --- timeline -----------------------------------------------------------
 
   function setLive(on) {
+    if (on && S.rec) return;
     S.live = on;
     $('#btn-live').classList.toggle('on', on);
     if (on && S.latest) onAgent(Object.assign({}, S.latest, { timeline: [] }));
+  }
+
+  // historyLen is how many ticks the strip has room for.
+  function historyLen() {
+    if (S.rec) return Math.max(Number(S.rec.data.history) || 0, S.timeline.length, 1);
+    return (S.session && S.session.history) || 500;
   }
 
   function drawStrip() {
@@ -776,8 +796,7 @@
     ctx.clearRect(0, 0, W, H);
     const tl = S.timeline;
     if (!tl.length) return;
-    const n = (S.session && S.session.history) || 500;
-    const bw = W / Math.max(n, tl.length);
+    const bw = W / Math.max(historyLen(), tl.length);
     const colour = { r: '#f0a020', s: '#2ea86b', f: '#e0483e' };
     let maxEv = 1;
     for (const t of tl) maxEv = Math.max(maxEv, t[4]);
@@ -799,6 +818,10 @@
     if (!S.latest) return;
     seq = Math.max(S.latest.first, Math.min(S.latest.seq, seq));
     $('#tl-range').value = seq;
+    if (S.rec) {
+      show(S.rec.data.ticks[seq - S.latest.first]);
+      return;
+    }
     if (seq === S.latest.seq && S.live) return;
     setLive(false);
     S.scrubSeq = seq;
@@ -806,9 +829,9 @@
     S.scrubTimer = setTimeout(async () => {
       try {
         const v = await api('api/agents/' + S.agentId + '/ticks/' + seq);
-        if (S.scrubSeq === seq && !S.live) show(v);
+        if (S.scrubSeq === seq && !S.live && !S.rec) show(v);
       } catch (err) {
-        $('#tl-label').textContent = 'record ' + seq + ': ' + err.message;
+        if (!S.rec) $('#tl-label').textContent = 'record ' + seq + ': ' + err.message;
       }
     }, 50);
   }
@@ -821,8 +844,7 @@
     $('#tl-strip').addEventListener('click', (e) => {
       const tl = S.timeline;
       if (!tl.length) return;
-      const n = (S.session && S.session.history) || 500;
-      const bw = e.target.clientWidth / Math.max(n, tl.length);
+      const bw = e.target.clientWidth / Math.max(historyLen(), tl.length);
       const i = Math.min(tl.length - 1, Math.floor(e.offsetX / bw));
       if (i >= 0) scrubTo(tl[i][0]);
     });
@@ -831,6 +853,7 @@
   // --- controls -----------------------------------------------------------
 
   async function control(op) {
+    if (!canControl()) return;
     try {
       const r = await post('api/agents/' + S.agentId + '/' + op);
       renderAgentBar(r.agent);
@@ -852,6 +875,7 @@
     });
     $('#bb-form').addEventListener('submit', async (e) => {
       e.preventDefault();
+      if (!canControl()) return;
       const key = $('#bb-key').value.trim();
       const raw = $('#bb-value').value.trim();
       let value = null;
@@ -869,10 +893,225 @@
     });
   }
 
+  // --- recordings ---------------------------------------------------------
+
+  // canControl says whether the page may act on the agent: the session
+  // has controls and the page shows it live, not a recording.
+  function canControl() {
+    return !!(S.session && S.session.controls) && !S.rec;
+  }
+
+  const isIndex = (x, n) => Number.isInteger(x) && x >= 0 && x < n;
+  const isObject = (x) => !!x && typeof x === 'object' && !Array.isArray(x);
+
+  // checkLetters checks a status string: a letter per node, upper case
+  // (visited in the tick) only where visited is allowed.
+  function checkLetters(st, n, visited, what) {
+    if (typeof st !== 'string' || st.length !== n) throw new Error(what + ': want a status letter for each of the ' + n + ' nodes');
+    const bad = st.search(visited ? /[^rsfh.RSFH]/ : /[^rsfh.]/);
+    if (bad >= 0) throw new Error(what + ': node ' + bad + ': bad status letter "' + st[bad] + '"');
+  }
+
+  // checkTree checks that the nodes are numbered in pre-order from a
+  // root, each linked to nodes of the tree consistently.
+  function checkTree(t) {
+    if (!isObject(t) || !Array.isArray(t.nodes) || !t.nodes.length) throw new Error('tree: no nodes');
+    const ns = t.nodes;
+    const n = ns.length;
+    const bad = (i, what) => { throw new Error('tree: node ' + i + ': ' + what); };
+    ns.forEach((nd, i) => { if (!isObject(nd)) bad(i, 'not an object'); });
+    ns.forEach((nd, i) => {
+      if (nd.id !== i) bad(i, 'id ' + nd.id);
+      if (i === 0 && (nd.parent !== -1 || nd.guardOf !== -1)) bad(i, 'not the root');
+      if (!(nd.parent === -1 || isIndex(nd.parent, i))) bad(i, 'parent ' + nd.parent + ' is not an earlier node');
+      if (!(nd.guardOf === -1 || isIndex(nd.guardOf, i))) bad(i, 'guards ' + nd.guardOf + ', not an earlier node');
+      if (nd.guard !== -1 && !(isIndex(nd.guard, n) && nd.guard > i && ns[nd.guard].guardOf === i)) bad(i, 'bad guard ' + nd.guard);
+      if (!Array.isArray(nd.children)) bad(i, 'no children list');
+      for (const c of nd.children) if (!(isIndex(c, n) && c > i && ns[c].parent === i)) bad(i, 'bad child ' + c);
+      if (![nd.x, nd.y, nd.w].every(Number.isFinite) || typeof nd.label !== 'string') bad(i, 'no position or label');
+    });
+    if (!Number.isFinite(t.width) || !Number.isFinite(t.height)) throw new Error('tree: no size');
+    return n;
+  }
+
+  // checkTick checks one recorded tick of a tree of n nodes.
+  function checkTick(tk, n, prev, i) {
+    const at = 'ticks[' + i + ']';
+    if (!isObject(tk) || !Number.isInteger(tk.seq) || tk.seq < 1) throw new Error(at + ': no record number');
+    if (prev && tk.seq !== prev.seq + 1) throw new Error('ticks: record ' + tk.seq + ' follows record ' + prev.seq + ' (want consecutive records)');
+    checkLetters(tk.nodes, n, true, at + ' (record ' + tk.seq + ') nodes');
+    if (!['running', 'success', 'failure', 'invalid'].includes(tk.status)) throw new Error(at + ': bad root status');
+    if (!Number.isInteger(tk.tick) || !Number.isFinite(tk.nowMs)) throw new Error(at + ': no tick number or time');
+    if (tk.running != null && !(Array.isArray(tk.running) && tk.running.every((p) => Array.isArray(p) && p.every((x) => isIndex(x, n))))) {
+      throw new Error(at + ': bad running paths');
+    }
+    const kinds = ['start', 'result', 'halt', 'abort', 'eval'];
+    const goodEvent = (e) => isObject(e) && kinds.includes(e.kind) && isIndex(e.node, n) && (e.cond == null || isIndex(e.cond, n)) && Number.isFinite(e.atUs);
+    if (tk.events != null && !(Array.isArray(tk.events) && tk.events.every(goodEvent))) throw new Error(at + ': bad events');
+    for (const scope of ['agentScope', 'globalScope']) {
+      const rows = tk[scope];
+      if (rows != null && !(Array.isArray(rows) && rows.every((e) => isObject(e) && typeof e.key === 'string'))) throw new Error(at + ': bad ' + scope);
+    }
+  }
+
+  // checkRecording throws an Error naming the first problem of a
+  // recording (what debug.LoadRecording checks on the server).
+  function checkRecording(d) {
+    if (!isObject(d)) throw new Error('want a JSON object');
+    if (typeof d.format !== 'string' || !d.format) throw new Error('no format field (want "' + FORMAT + '")');
+    if (d.format !== FORMAT) throw new Error('format "' + d.format.slice(0, 40) + '", want "' + FORMAT + '"');
+    for (const k of ['agent', 'tree', 'base', 'ticks']) if (d[k] == null) throw new Error('missing ' + k);
+    if (!isObject(d.agent) || !Number.isInteger(d.agent.id)) throw new Error('agent: no id');
+    const n = checkTree(d.tree);
+    if (!Array.isArray(d.ticks)) throw new Error('ticks: want a list');
+    // An agent nobody watched has no ticks and no statuses.
+    if (!(d.base === '' && !d.ticks.length)) checkLetters(d.base, n, false, 'base');
+    d.ticks.forEach((tk, i) => checkTick(tk, n, d.ticks[i - 1], i));
+    const rows = d.stats && d.stats.nodes;
+    if (rows != null && !(Array.isArray(rows) && (rows.length === 0 || rows.length === n) &&
+      rows.every((r) => Array.isArray(r) && r.length === 8 && r.every(Number.isFinite)))) {
+      throw new Error('stats: want 8 numbers for each node');
+    }
+  }
+
+  function fileError(msg) {
+    $('#file-error-text').textContent = msg || '';
+    $('#file-error').hidden = !msg;
+  }
+
+  // openRecording shows a recording d (checked first: on a bad one it
+  // throws and the page stays as it was), read-only.
+  function openRecording(d, name) {
+    checkRecording(d);
+    if (!S.rec) S.liveAgent = S.agentId;
+    if (S.es) S.es.close();
+    S.es = null;
+    clearTimeout(S.scrubTimer);
+    const ticks = d.ticks;
+    S.rec = { name, data: d };
+    document.body.classList.add('recording');
+    fileError('');
+    notice('');
+    setConn('recording');
+    const a = Object.assign({}, d.agent, { paused: false, breakpoints: [], lastBreak: null });
+    a.treeName = typeof a.treeName === 'string' ? a.treeName : String(d.tree.name || '');
+    S.agentId = a.id;
+    S.agent = a;
+    S.tree = d.tree;
+    S.treeId = null; // going back to live loads the agent's tree again
+    S.selected = -1;
+    S.followed = -1;
+    S.prevBB = new Map();
+    S.stats = (d.stats && d.stats.nodes) || [];
+    S.live = false;
+    $('#btn-live').classList.remove('on');
+    const letter = { running: 'r', success: 's', failure: 'f' };
+    S.timeline = ticks.map((t) => [t.seq, t.tick, t.nowMs, letter[t.status] || '.', (t.events || []).length, t.between ? 1 : 0]);
+    S.latest = ticks.length ? { first: ticks[0].seq, seq: ticks[ticks.length - 1].seq } : null;
+    renderRecBar();
+    $('#agent-list').replaceChildren(agentItem(a, h('span', { class: 'rec-mark', text: 'REC', title: 'recorded' })));
+    $('#list-info').textContent = 'recorded agent · ' + ticks.length + ' ticks';
+    $('#more').hidden = true;
+    $('#tree-counts').replaceChildren();
+    $('#clock').textContent = ticks.length
+      ? 'recorded ticks ' + ticks[0].tick + '–' + ticks[ticks.length - 1].tick + ' · t=' + fmtMs(ticks[ticks.length - 1].nowMs)
+      : 'no recorded ticks';
+    $('#empty').hidden = true;
+    $('#agent-view').hidden = false;
+    drawTree();
+    focus(0, false);
+    renderAgentBar(a);
+    const r = $('#tl-range');
+    r.min = S.latest ? S.latest.first : 0;
+    r.max = S.latest ? S.latest.seq : 0;
+    if (S.latest) {
+      scrubTo(S.latest.seq);
+    } else {
+      show({ seq: 0, nowMs: a.nowMs, status: a.status, nodes: d.base || '.'.repeat(d.tree.nodes.length), running: [], events: [], agentScope: [], globalScope: [] });
+      $('#tl-label').textContent = 'recording · no ticks recorded (the agent was not watched)';
+    }
+    if (S.tab === 'stats') renderStats();
+  }
+
+  function renderRecBar() {
+    const r = S.rec;
+    $('#rec-bar').hidden = !r;
+    if (!r) return;
+    const raw = typeof r.data.exported === 'string' ? r.data.exported : '';
+    const at = new Date(raw);
+    const when = raw && !isNaN(at) ? at.toLocaleString() : raw;
+    $('#rec-text').textContent = 'Recording: ' + r.name + (when ? ', exported ' + when : '') + ' · read-only';
+    // Back to live only where a live session serves the page.
+    $('#btn-close-rec').hidden = !S.session || !!S.session.recording;
+  }
+
+  // closeRecording goes back to the live session, and to the agent shown
+  // before the recording.
+  function closeRecording() {
+    if (!S.rec) return;
+    S.rec = null;
+    document.body.classList.remove('recording');
+    renderRecBar();
+    Object.assign(S, { agentId: null, agent: null, tree: null, treeId: null, timeline: [], latest: null, shown: null, stats: null });
+    $('#viewport').replaceChildren();
+    $('#agent-view').hidden = true;
+    $('#empty').hidden = false;
+    $('#btn-export').hidden = false;
+    $('#btn-live').hidden = false;
+    if (S.session) renderSummary(S.session);
+    loadAgents();
+    const back = S.liveAgent;
+    S.liveAgent = null;
+    if (back != null) openAgent(back);
+    else connect();
+  }
+
+  // openFile opens a recording the user picked or dropped.
+  async function openFile(file) {
+    if (!file) return;
+    try {
+      const text = await file.text();
+      let d;
+      try {
+        d = JSON.parse(text.replace(/^\uFEFF/, ''));
+      } catch (err) {
+        throw new Error('not JSON (' + err.message + ')');
+      }
+      openRecording(d, file.name);
+    } catch (err) {
+      fileError('Cannot open ' + file.name + ': ' + err.message);
+    }
+  }
+
+  function setupRecordings() {
+    $('#open-file').addEventListener('change', (e) => {
+      const f = e.target.files && e.target.files[0];
+      e.target.value = ''; // the same file can be picked again
+      openFile(f);
+    });
+    $('#btn-close-rec').onclick = closeRecording;
+    $('#btn-file-error').onclick = () => fileError('');
+    // Drag and drop of a file anywhere on the page.
+    const files = (e) => !!e.dataTransfer && Array.from(e.dataTransfer.types || []).includes('Files');
+    let over = 0;
+    const hint = (on) => { $('#drop-hint').hidden = !on; };
+    document.addEventListener('dragenter', (e) => { if (files(e)) { e.preventDefault(); over++; hint(true); } });
+    document.addEventListener('dragover', (e) => { if (files(e)) { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; } });
+    document.addEventListener('dragleave', (e) => { if (files(e) && --over <= 0) { over = 0; hint(false); } });
+    document.addEventListener('drop', (e) => {
+      if (!files(e)) return;
+      e.preventDefault();
+      over = 0;
+      hint(false);
+      openFile(e.dataTransfer.files[0]);
+    });
+  }
+
   // --- start --------------------------------------------------------------
 
   async function start() {
     const want = readHash();
+    setupRecordings();
     try {
       const sess = await api('api/session');
       S.session = sess;
@@ -893,13 +1132,24 @@
     setupPanZoom();
     setupTimeline();
     setupControls();
+    if (S.session && S.session.recording) {
+      // Served by "arbor replay": the recording is all there is.
+      setConn('recording');
+      $('#list-info').textContent = 'no live agents: open a recording';
+      try {
+        openRecording(await api('api/recording'), S.session.recording.name || 'recording');
+      } catch (err) {
+        fileError('Cannot open the recording: ' + err.message);
+      }
+      return;
+    }
     await loadAgents();
-    setInterval(() => { if (!document.hidden) loadAgents(); }, 1500);
+    setInterval(() => { if (!document.hidden && !S.rec) loadAgents(); }, 1500);
     if (want != null) openAgent(want);
-    else connect();
+    else if (!S.rec) connect();
     window.addEventListener('hashchange', () => {
       const id = readHash();
-      if (id != null && id !== S.agentId) openAgent(id);
+      if (id != null && id !== S.agentId && !S.rec) openAgent(id);
     });
   }
 

@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/arborbt/arbor/debug"
@@ -151,6 +154,22 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 // nodeStates returns the tree's painted node states: status and visited.
 const nodeStates = `Array.from(document.querySelectorAll('#tree g.node')).map(g => g.getAttribute('data-status') + ':' + g.getAttribute('data-visited')).join(',')`
 
+// paintedStates is what nodeStates returns for the status letters of a
+// tick as the API serves them.
+func paintedStates(letters string) string {
+	names := map[byte]string{'r': "running", 's': "success", 'f': "failure", 'h': "halted", '.': "never"}
+	var out []string
+	for i := 0; i < len(letters); i++ {
+		c := letters[i]
+		visited := "0"
+		if c >= 'A' && c <= 'Z' {
+			visited, c = "1", c+('a'-'A')
+		}
+		out = append(out, names[c]+":"+visited)
+	}
+	return strings.Join(out, ",")
+}
+
 func TestBrowserDemo(t *testing.T) {
 	ctx := browser(t)
 	base, w := startDemo(t)
@@ -239,20 +258,10 @@ func TestBrowserDemo(t *testing.T) {
 	if err != nil || len(rec.Nodes) != treeLen {
 		t.Fatalf("tick %d: %v %q", int(seq), err, rec.Nodes)
 	}
-	names := map[byte]string{'r': "running", 's': "success", 'f': "failure", 'h': "halted", '.': "never"}
-	var want []string
-	for i := 0; i < len(rec.Nodes); i++ {
-		c := rec.Nodes[i]
-		visited := "0"
-		if c >= 'A' && c <= 'Z' {
-			visited, c = "1", c+('a'-'A')
-		}
-		want = append(want, names[c]+":"+visited)
-	}
 	// The page keeps showing the old tick while the world goes on.
 	time.Sleep(400 * time.Millisecond)
-	if got := eval[string](t, ctx, nodeStates); got != strings.Join(want, ",") {
-		t.Errorf("scrubbed tree\n got %s\nwant %s", got, strings.Join(want, ","))
+	if got, want := eval[string](t, ctx, nodeStates), paintedStates(rec.Nodes); got != want {
+		t.Errorf("scrubbed tree\n got %s\nwant %s", got, want)
 	}
 	if n := eval[float64](t, ctx, `document.querySelectorAll('#bb-agent tbody tr').length`); n < 5 {
 		t.Errorf("scrubbed blackboard has %v rows", n)
@@ -432,5 +441,239 @@ func TestBrowserBreakpoints(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	if c := agentJSON(t, base, 3); c.Paused {
 		t.Errorf("paused again after clearing: %+v", c)
+	}
+}
+
+// recording is the part of an export the browser tests check against.
+type recording struct {
+	Ticks []struct {
+		Seq   int
+		Tick  int
+		Nodes string
+	}
+}
+
+// recordAgent watches agent id in the page until it has 40 recorded
+// ticks and its tree changed in them, and saves its export (as the page's
+// Export JSON would) in a temporary directory.
+func recordAgent(t *testing.T, ctx context.Context, base string, id int) (path string, data []byte, rec recording) {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.Navigate(fmt.Sprintf("%s/debug/#agent=%d", base, id))); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		resp, err := http.Get(fmt.Sprintf("%s/debug/api/agents/%d/export", base, id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("export: %d %v", resp.StatusCode, err)
+		}
+		rec = recording{}
+		if err := json.Unmarshal(data, &rec); err != nil {
+			t.Fatal(err)
+		}
+		// checkRecordingShown scrubs back to a tick after the first whose
+		// tree differs from the last one's.
+		changed := false
+		for i := 1; i < len(rec.Ticks)-1 && !changed; i++ {
+			changed = paintedStates(rec.Ticks[i].Nodes) != paintedStates(rec.Ticks[len(rec.Ticks)-1].Nodes)
+		}
+		if len(rec.Ticks) >= 40 && changed {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("export: %d ticks, tree changed: %v", len(rec.Ticks), changed)
+		}
+	}
+	path = filepath.Join(t.TempDir(), fmt.Sprintf("agent-%d.json", id))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, data, rec
+}
+
+// uncaught collects the page's uncaught JavaScript errors.
+func uncaught(ctx context.Context) func() []string {
+	var mu sync.Mutex
+	var thrown []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
+			mu.Lock()
+			thrown = append(thrown, e.ExceptionDetails.Error())
+			mu.Unlock()
+		}
+	})
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), thrown...)
+	}
+}
+
+// checkRecordingShown checks that the page shows recording rec of agent
+// 17 (treeLen nodes), read-only, and scrubs it back to a tick whose tree
+// differs from the last one's.
+func checkRecordingShown(t *testing.T, ctx context.Context, name string, rec recording, treeLen int) {
+	t.Helper()
+	waitJS(t, ctx, "recording bar", fmt.Sprintf(`!document.querySelector('#rec-bar').hidden && document.querySelector('#rec-text').textContent.startsWith(%q)`,
+		"Recording: "+name+", exported "), 10*time.Second)
+	last := rec.Ticks[len(rec.Ticks)-1]
+	tickLabel := func(seq, tick int) string {
+		return fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('recording · record %d · tick %d ')`, seq, tick)
+	}
+	waitJS(t, ctx, "last tick shown", tickLabel(last.Seq, last.Tick), 5*time.Second)
+	if n := eval[float64](t, ctx, `document.querySelectorAll('#tree g.node').length`); int(n) != treeLen {
+		t.Errorf("%v nodes drawn, want %d", n, treeLen)
+	}
+	if got, want := eval[string](t, ctx, nodeStates), paintedStates(last.Nodes); got != want {
+		t.Errorf("last tick\n got %s\nwant %s", got, want)
+	}
+	if ids := eval[string](t, ctx, `Array.from(document.querySelectorAll('#agent-list li')).map(li => li.dataset.id).join(',')`); ids != "17" {
+		t.Errorf("agent list %q, want the recorded agent alone", ids)
+	}
+	// Nothing acts on a live agent.
+	for _, sel := range []string{"#controls", "#bb-form", "#btn-live", "#btn-export", "#search"} {
+		if eval[bool](t, ctx, fmt.Sprintf(`document.querySelector(%q).offsetParent !== null`, sel)) {
+			t.Errorf("%s is shown in a recording", sel)
+		}
+	}
+	if c := eval[string](t, ctx, `document.querySelector('#conn').textContent`); c != "recording" {
+		t.Errorf("connection %q", c)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click("#btn-fit", chromedp.ByID),
+		chromedp.Click(`#tree g.node[data-id="0"] rect`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "node tab", `!document.querySelector('#tab-node').hidden && document.querySelector('#node-info dl') !== null`, 5*time.Second)
+	if !eval[bool](t, ctx, `document.querySelector('#bp-box').hidden`) {
+		t.Error("breakpoints offered in a recording")
+	}
+
+	// Scrub back to a tick whose tree looks different.
+	i := len(rec.Ticks) - 1
+	for i > 1 && paintedStates(rec.Ticks[i].Nodes) == paintedStates(last.Nodes) {
+		i--
+	}
+	old := rec.Ticks[i]
+	if paintedStates(old.Nodes) == paintedStates(last.Nodes) {
+		t.Fatal("the recorded tree never changed")
+	}
+	if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(
+		`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, old.Seq), nil)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "scrubbed", tickLabel(old.Seq, old.Tick), 5*time.Second)
+	if got, want := eval[string](t, ctx, nodeStates), paintedStates(old.Nodes); got != want {
+		t.Errorf("record %d\n got %s\nwant %s", old.Seq, got, want)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click("#btn-prev", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	prev := rec.Ticks[i-1]
+	waitJS(t, ctx, "previous tick", tickLabel(prev.Seq, prev.Tick), 5*time.Second)
+	// A recording does not move on by itself.
+	time.Sleep(500 * time.Millisecond)
+	if got, want := eval[string](t, ctx, nodeStates), paintedStates(prev.Nodes); got != want {
+		t.Errorf("record %d\n got %s\nwant %s", prev.Seq, got, want)
+	}
+}
+
+// An export opens in the live debugger's page (file input; bad files,
+// also dropped, give an error and leave the page live) and in the page
+// "arbor replay" serves.
+func TestBrowserRecordings(t *testing.T) {
+	ctx := browser(t)
+	thrown := uncaught(ctx)
+	base, w := startDemo(t)
+	treeLen := w.Villagers[17].agent.Tree().Len()
+	path, data, rec := recordAgent(t, ctx, base, 17)
+	dir := filepath.Dir(path)
+
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/debug/#agent=5&token="+testToken)); err != nil {
+		t.Fatal(err)
+	}
+	const live = `document.querySelector('#agent-title').textContent.startsWith('Agent #5 ') && document.querySelector('#tl-label').textContent.startsWith('live') && !document.querySelector('#controls').hidden`
+	waitJS(t, ctx, "agent 5 live", live, 10*time.Second)
+
+	// Bad files: a readable error, and the page stays live.
+	var bad map[string]any
+	if err := json.Unmarshal(data, &bad); err != nil {
+		t.Fatal(err)
+	}
+	bad["ticks"].([]any)[3].(map[string]any)["nodes"] = "RS."
+	badTick, err := json.Marshal(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct{ content, want string }{
+		"cut.json":  {string(data[:len(data)/3]), "Cannot open cut.json: not JSON ("},
+		"tick.json": {string(badTick), fmt.Sprintf("Cannot open tick.json: ticks[3] (record %d) nodes: want a status letter for each of the %d nodes", rec.Ticks[3].Seq, treeLen)},
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := chromedp.Run(ctx, chromedp.SetUploadFiles("#open-file", []string{p}, chromedp.ByID)); err != nil {
+			t.Fatal(err)
+		}
+		waitJS(t, ctx, name+" refused", fmt.Sprintf(`!document.querySelector('#file-error').hidden && document.querySelector('#file-error-text').textContent.startsWith(%q)`, c.want), 5*time.Second)
+	}
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File(['{"format": "arbor-debug/0"}'], 'old.json', { type: 'application/json' }));
+		document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+	})()`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "dropped file refused", `document.querySelector('#file-error-text').textContent === 'Cannot open old.json: format "arbor-debug/0", want "arbor-debug/1"'`, 5*time.Second)
+	if !eval[bool](t, ctx, `document.querySelector('#rec-bar').hidden && `+live) {
+		t.Error("a bad file left live mode")
+	}
+
+	// The good file: recording mode, read-only although the session has controls.
+	if err := chromedp.Run(ctx, chromedp.SetUploadFiles("#open-file", []string{path}, chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	checkRecordingShown(t, ctx, "agent-17.json", rec, treeLen)
+	if !eval[bool](t, ctx, `document.querySelector('#file-error').hidden`) {
+		t.Error("the error of the bad file stays")
+	}
+	// Back to live: the agent shown before, with its controls.
+	if err := chromedp.Run(ctx, chromedp.Click("#btn-close-rec", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "live again", `document.querySelector('#rec-bar').hidden && `+live, 10*time.Second)
+	waitJS(t, ctx, "agent list", `document.querySelectorAll('#agent-list li.agent-item').length === 200`, 10*time.Second)
+
+	// arbor replay's server: the page opens in recording mode, with no live mode to go back to.
+	r, err := debug.LoadRecordingFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := debug.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- debug.Serve(sctx, ln, r.Handler()) }()
+	defer func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	if err := chromedp.Run(ctx, chromedp.Navigate("http://"+ln.Addr().String()+"/")); err != nil {
+		t.Fatal(err)
+	}
+	checkRecordingShown(t, ctx, "agent-17.json", rec, treeLen)
+	if !eval[bool](t, ctx, `document.querySelector('#btn-close-rec').hidden`) || eval[string](t, ctx, `document.title`) != "Arbor replay · agent-17.json" {
+		t.Errorf("replay page: back button shown or title %q", eval[string](t, ctx, `document.title`))
+	}
+	if errs := thrown(); len(errs) > 0 {
+		t.Errorf("uncaught errors in the page: %q", errs)
 	}
 }

@@ -177,8 +177,14 @@ func TestRoundTrip(t *testing.T) {
 			if len(missing) > 0 {
 				t.Errorf("built-in types never round-tripped through %s: %s", target, strings.Join(missing, ", "))
 			}
-			if target == format.B3 && len(skipped) > 0 {
-				t.Errorf("Behavior3 JSON should express every suite tree")
+			if target == format.B3 {
+				// JSON has no infinities: a tree comparing with .inf (YAML)
+				// has no JSON form at all. Anything else must convert.
+				for r := range skipped {
+					if !strings.Contains(r, "is not a JSON number") {
+						t.Errorf("Behavior3 JSON should express every suite tree: %s", r)
+					}
+				}
 			}
 		})
 	}

@@ -98,53 +98,41 @@ func TestManagerGlobalWritesApplyInAgentOrder(t *testing.T) {
 // Agents added or removed between ticks are handled; a removed agent's
 // running nodes are halted once.
 func TestManagerAddRemove(t *testing.T) {
-	reg := arbor.NewRegistry()
-	var halts, ticks int
-	if err := arbor.RegisterAction[recorder, struct{}](reg, "Rec"); err != nil {
-		t.Fatal(err)
-	}
-	recHalts, recTicks = &halts, &ticks
-	tree := mustCompile(t, reg, arbor.Leaf("Rec"))
+	tree, halts, ticks := recorderTree(t)
 	m := arbor.NewManager(arbor.WithWorkers(2))
 	defer m.Close()
 	a := m.Add(tree)
 	b := m.Add(tree)
 	m.Tick(time.Second)
-	if ticks != 2 {
-		t.Fatalf("ticks = %d, want 2", ticks)
+	if *ticks != 2 {
+		t.Fatalf("ticks = %d, want 2", *ticks)
 	}
 	if !m.Remove(a) || m.Remove(a) {
 		t.Fatal("Remove must succeed once")
 	}
-	if halts != 1 {
-		t.Fatalf("halts = %d, want 1", halts)
+	if *halts != 1 {
+		t.Fatalf("halts = %d, want 1", *halts)
 	}
 	c := m.Add(tree)
 	m.Tick(2 * time.Second)
-	if ticks != 4 || m.Len() != 2 || m.Agent(b.ID()) != b || m.Agent(c.ID()) != c || m.Agent(a.ID()) != nil {
-		t.Fatalf("ticks %d, len %d", ticks, m.Len())
+	if *ticks != 4 || m.Len() != 2 || m.Agent(b.ID()) != b || m.Agent(c.ID()) != c || m.Agent(a.ID()) != nil {
+		t.Fatalf("ticks %d, len %d", *ticks, m.Len())
 	}
 	b.Pause()
 	m.Tick(3 * time.Second)
-	if ticks != 5 {
-		t.Fatalf("a paused agent was ticked: ticks = %d, want 5", ticks)
+	if *ticks != 5 {
+		t.Fatalf("a paused agent was ticked: ticks = %d, want 5", *ticks)
 	}
 	m.Stop()
-	if halts != 3 {
-		t.Fatalf("Stop must halt the running agents once each: halts = %d, want 3 (a when removed, then b and c)", halts)
+	if *halts != 3 {
+		t.Fatalf("Stop must halt the running agents once each: halts = %d, want 3 (a when removed, then b and c)", *halts)
 	}
 }
 
 // RemoveFunc removes (and halts) exactly the agents it is asked to, in one
 // pass; Remove refuses an agent of another manager with the same id.
 func TestManagerRemoveFunc(t *testing.T) {
-	reg := arbor.NewRegistry()
-	var halts, ticks int
-	if err := arbor.RegisterAction[recorder, struct{}](reg, "Rec"); err != nil {
-		t.Fatal(err)
-	}
-	recHalts, recTicks = &halts, &ticks
-	tree := mustCompile(t, reg, arbor.Leaf("Rec"))
+	tree, halts, ticks := recorderTree(t)
 	m := arbor.NewManager(arbor.WithWorkers(2))
 	defer m.Close()
 	for i := 0; i < 1000; i++ {
@@ -154,8 +142,8 @@ func TestManagerRemoveFunc(t *testing.T) {
 	if n := m.RemoveFunc(func(a *arbor.Agent) bool { return a.ID()%3 == 0 }); n != 334 {
 		t.Fatalf("removed %d, want 334", n)
 	}
-	if halts != 334 || m.Len() != 666 {
-		t.Fatalf("halts %d, len %d; want 334, 666", halts, m.Len())
+	if *halts != 334 || m.Len() != 666 {
+		t.Fatalf("halts %d, len %d; want 334, 666", *halts, m.Len())
 	}
 	for i := 0; i < 1000; i++ {
 		if got := m.Agent(i); (got == nil) != (i%3 == 0) || (got != nil && got.ID() != i) {
@@ -171,14 +159,27 @@ func TestManagerRemoveFunc(t *testing.T) {
 	if m.Remove(stranger) || m.Len() != 666 {
 		t.Fatal("Remove took an agent of another manager with the id of one of its own")
 	}
-	ticks = 0
+	*ticks = 0
 	m.Tick(2 * time.Second)
-	if ticks != 666 {
-		t.Fatalf("ticks after removal = %d, want 666", ticks)
+	if *ticks != 666 {
+		t.Fatalf("ticks after removal = %d, want 666", *ticks)
 	}
 }
 
 var recHalts, recTicks *int
+
+// recorderTree compiles a tree of one recorder action, whose ticks and
+// halts are counted in *ticks and *halts.
+func recorderTree(t *testing.T) (tree *arbor.Tree, halts, ticks *int) {
+	t.Helper()
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterAction[recorder, struct{}](reg, "Rec"); err != nil {
+		t.Fatal(err)
+	}
+	halts, ticks = new(int), new(int)
+	recHalts, recTicks = halts, ticks
+	return mustCompile(t, reg, arbor.Leaf("Rec")), halts, ticks
+}
 
 // recorder is an action that runs forever and counts ticks and halts.
 type recorder struct{}

@@ -17,7 +17,7 @@ import (
 )
 
 // exported returns the export of agent id, made by the real handler.
-func exported(t *testing.T, s *Session, id int) []byte {
+func exported(t testing.TB, s *Session, id int) []byte {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	s.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/agents/"+strconv.Itoa(id)+"/export", nil))
@@ -29,7 +29,7 @@ func exported(t *testing.T, s *Session, id int) []byte {
 
 // recordedSession returns a session whose agent 0 (a sentry) was watched
 // for 10 ticks, keeping the last 6, with its export.
-func recordedSession(t *testing.T) (*Session, []byte) {
+func recordedSession(t testing.TB) (*Session, []byte) {
 	t.Helper()
 	s := newTestSession(t, Options{History: 6})
 	tickN(s, 0, 2)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format/b3"
+	"github.com/arborbt/arbor/format/internal/formattest"
 )
 
 // sample uses every built-in type, a user type, a guard, an abort and a
@@ -64,7 +65,7 @@ type jsonProject struct {
 
 func TestExport(t *testing.T) {
 	doc := sample()
-	if _, err := arbor.Compile(doc, registryFor(t, doc)); err != nil {
+	if _, err := arbor.Compile(doc, formattest.RegistryFor(t, doc)); err != nil {
 		t.Fatalf("the sample does not compile: %v", err)
 	}
 	data, err := b3.Export(doc)
@@ -151,7 +152,7 @@ func TestExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := shape(back.Trees["Guard"]), shape(doc.Trees["Guard"]); got != strings.Replace(want, "Repeat{count:0}", "Repeat{count:-1}", 1) {
+	if got, want := formattest.Shape(back.Trees["Guard"]), formattest.Shape(doc.Trees["Guard"]); got != strings.Replace(want, "Repeat{count:0}", "Repeat{count:-1}", 1) {
 		t.Errorf("read back:\n got %s\nwant %s", got, want)
 	}
 	again, err := b3.Export(back)

@@ -7,34 +7,8 @@ import (
 
 	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format/b3"
+	"github.com/arborbt/arbor/format/internal/formattest"
 )
-
-// registryFor returns a registry knowing every node type of doc: the
-// built-ins, and any other type as an action taking any parameters.
-func registryFor(t testing.TB, doc *arbor.Document) *arbor.Registry {
-	reg := arbor.NewRegistry()
-	seen := map[string]bool{}
-	var walk func(n *arbor.Node, depth int)
-	walk = func(n *arbor.Node, depth int) {
-		if n == nil || depth > 300 {
-			return
-		}
-		if !reg.Has(n.Type) && !seen[n.Type] && n.Type != "" {
-			seen[n.Type] = true
-			if err := reg.ActionFunc(n.Type, func(*arbor.Ctx) (arbor.Status, error) { return arbor.Success, nil }, arbor.AnyParams()); err != nil {
-				t.Fatalf("register %q: %v", n.Type, err)
-			}
-		}
-		for _, c := range n.Children {
-			walk(c, depth+1)
-		}
-		walk(n.Guard, depth+1)
-	}
-	for _, root := range doc.Trees {
-		walk(root, 0)
-	}
-	return reg
-}
 
 // FuzzLoadB3 checks that Load never panics, that what loads compiles (or
 // fails with errors) without panicking, and that whatever Export writes
@@ -59,7 +33,7 @@ func FuzzLoadB3(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := arbor.Compile(doc, registryFor(t, doc)); err != nil {
+		if _, err := arbor.Compile(doc, formattest.RegistryFor(t, doc)); err != nil {
 			_ = err.Error()
 		}
 		out, err := b3.Export(doc)

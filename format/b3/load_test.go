@@ -1,63 +1,14 @@
 package b3_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format/b3"
+	"github.com/arborbt/arbor/format/internal/formattest"
 )
-
-// shape describes a node and its descendants on one line:
-// Type"name"{param:value,...}[abort](children) with guards as ?guard.
-func shape(n *arbor.Node) string {
-	if n == nil {
-		return "nil"
-	}
-	var b strings.Builder
-	b.WriteString(n.Type)
-	if n.Name != "" {
-		fmt.Fprintf(&b, "%q", n.Name)
-	}
-	if len(n.Params) > 0 {
-		keys := make([]string, 0, len(n.Params))
-		for k := range n.Params {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		var ps []string
-		for _, k := range keys {
-			ps = append(ps, k+":"+jsonText(n.Params[k]))
-		}
-		b.WriteString("{" + strings.Join(ps, ",") + "}")
-	}
-	if n.Abort != arbor.AbortNone {
-		b.WriteString("[" + n.Abort.String() + "]")
-	}
-	if n.Guard != nil {
-		b.WriteString("?" + shape(n.Guard))
-	}
-	if len(n.Children) > 0 {
-		var cs []string
-		for _, c := range n.Children {
-			cs = append(cs, shape(c))
-		}
-		b.WriteString("(" + strings.Join(cs, " ") + ")")
-	}
-	return b.String()
-}
-
-func jsonText(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return strings.TrimSpace(b.String())
-}
 
 // tree builds a tree export whose nodes are given as "id": {...} members.
 func tree(root string, nodes ...string) string {
@@ -102,7 +53,7 @@ func TestLoadMapsEveryType(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := shape(doc.Trees[doc.Main]); got != c.want {
+			if got := formattest.Shape(doc.Trees[doc.Main]); got != c.want {
 				t.Errorf("got  %s\nwant %s", got, c.want)
 			}
 		})
@@ -133,7 +84,7 @@ func TestLoadProject(t *testing.T) {
 		t.Errorf("trees %s, want %s (the guard tree is inlined, the empty tree skipped, duplicate titles named by id)", got, want)
 	}
 	want := `ReactiveSelector(SubTree"the sub tree"{tree:"Sub"} SubTree{tree:"Sub"}?Check{key:"k",op:"exists"})`
-	if got := shape(doc.Trees["Main"]); got != want {
+	if got := formattest.Shape(doc.Trees["Main"]); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	if _, err := arbor.Compile(doc, nil); err != nil {
@@ -187,7 +138,7 @@ func TestLoadErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			doc, err := b3.Load([]byte(c.in))
 			if err == nil {
-				t.Fatalf("loaded: %s", shape(doc.Trees[doc.Main]))
+				t.Fatalf("loaded: %s", formattest.Shape(doc.Trees[doc.Main]))
 			}
 			for _, w := range c.want {
 				if !strings.Contains(err.Error(), w) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format/btcpp"
+	"github.com/arborbt/arbor/format/internal/formattest"
 )
 
 // sample uses every built-in type, a user type, a guard, an abort and a
@@ -33,7 +34,7 @@ func sample() *arbor.Document {
 
 func TestExport(t *testing.T) {
 	d := sample()
-	if _, err := arbor.Compile(d, registryFor(t, d)); err != nil {
+	if _, err := arbor.Compile(d, formattest.RegistryFor(t, d)); err != nil {
 		t.Fatalf("the sample does not compile: %v", err)
 	}
 	data, err := btcpp.Export(d)
@@ -71,12 +72,12 @@ func TestExport(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, xml)
 	}
-	want := shape(d.Trees["Guard"])
+	want := formattest.Shape(d.Trees["Guard"])
 	for _, r := range [][2]string{{"Parallel{failure:0,retryFailed:true,success:-1}", "Parallel{failure:-1,retryFailed:true,success:-1}"},
 		{"Repeat{count:0}", "Repeat{count:-1}"}, {`Timeout{ms:1.5}`, `MaxTime{ms:1.5}`}} {
 		want = strings.Replace(want, r[0], r[1], 1)
 	}
-	if got := shape(back.Trees["Guard"]); got != want {
+	if got := formattest.Shape(back.Trees["Guard"]); got != want {
 		t.Errorf("read back:\n got %s\nwant %s", got, want)
 	}
 	again, err := btcpp.Export(back)
@@ -109,7 +110,7 @@ func TestExportTypesPortsInTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := shape(back.Trees["M"]), shape(d.Trees["M"]); got != want {
+	if got, want := formattest.Shape(back.Trees["M"]), formattest.Shape(d.Trees["M"]); got != want {
 		t.Errorf("read back:\n got %s\nwant %s", got, want)
 	}
 }

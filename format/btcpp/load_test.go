@@ -1,65 +1,16 @@
 package btcpp_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format/btcpp"
+	"github.com/arborbt/arbor/format/internal/formattest"
 )
-
-// shape describes a node and its descendants on one line:
-// Type"name"{param:value,...}[abort]?guard(children).
-func shape(n *arbor.Node) string {
-	if n == nil {
-		return "nil"
-	}
-	var b strings.Builder
-	b.WriteString(n.Type)
-	if n.Name != "" {
-		fmt.Fprintf(&b, "%q", n.Name)
-	}
-	if len(n.Params) > 0 {
-		keys := make([]string, 0, len(n.Params))
-		for k := range n.Params {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		var ps []string
-		for _, k := range keys {
-			ps = append(ps, k+":"+jsonText(n.Params[k]))
-		}
-		b.WriteString("{" + strings.Join(ps, ",") + "}")
-	}
-	if n.Abort != arbor.AbortNone {
-		b.WriteString("[" + n.Abort.String() + "]")
-	}
-	if n.Guard != nil {
-		b.WriteString("?" + shape(n.Guard))
-	}
-	if len(n.Children) > 0 {
-		var cs []string
-		for _, c := range n.Children {
-			cs = append(cs, shape(c))
-		}
-		b.WriteString("(" + strings.Join(cs, " ") + ")")
-	}
-	return b.String()
-}
-
-func jsonText(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return strings.TrimSpace(b.String())
-}
 
 // doc wraps a tree element (and optional extra top-level elements) in a v4
 // document with one main tree "M".
@@ -114,7 +65,7 @@ func TestLoadMapsEveryType(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := shape(d.Trees["M"]); got != c.want {
+			if got := formattest.Shape(d.Trees["M"]); got != c.want {
 				t.Errorf("got  %s\nwant %s", got, c.want)
 			}
 			if _, ok := d.Trees["G"]; ok == strings.Contains(c.in, `guard="G"`) {
@@ -133,7 +84,7 @@ func TestLoadModelTypesPorts(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `Sequence(Say{loud:true,ref:"{msg}",tag:7,text:"42",times:3})`
-	if got := shape(d.Trees["M"]); got != want {
+	if got := formattest.Shape(d.Trees["M"]); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
@@ -240,7 +191,7 @@ func TestCompileErrorsHaveLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = arbor.Compile(d, registryFor(t, d))
+	_, err = arbor.Compile(d, formattest.RegistryFor(t, d))
 	if err == nil || !strings.Contains(err.Error(), "trees.M.children[0] (Inverter, line 4): wrong number of children") {
 		t.Fatalf("err = %v", err)
 	}

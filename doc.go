@@ -30,6 +30,9 @@
 //   - A paused agent's Tick does nothing and returns the root's last result.
 //   - A user action whose Start fails (error or panic) fails without being
 //     ticked, and its End is not called; its memory is cleared.
+//   - A user action whose Tick fails (error, panic or an invalid status)
+//     has returned failure: its End is called with Failure, as after any
+//     failure.
 //   - Conditions evaluated by a guard or re-evaluated by an abort observer
 //     report errors like any tick (the error handler may see them more than
 //     once per tick).

@@ -204,8 +204,8 @@ type runStats struct {
 // per document (default 40).
 func TestModelMatchesEngine(t *testing.T) {
 	first, seeds, ticks := 0, 2000, 40
-	if testing.Short() {
-		seeds = 300
+	if testing.Short() || raceEnabled {
+		seeds = 500
 	}
 	if v := os.Getenv("ARBOR_REFMODEL_SEEDS"); v != "" {
 		if _, err := fmt.Sscanf(v, "%d:%d", &first, &seeds); err != nil {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package refmodel
+
+const raceEnabled = false

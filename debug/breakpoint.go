@@ -111,6 +111,7 @@ type breakpointList struct {
 	Events      []string         `json:"events"` // the kinds a breakpoint can stop on
 	Breakpoints []breakpointView `json:"breakpoints"`
 	LastBreak   *breakHit        `json:"lastBreak,omitempty"`
+	Rev         uint64           `json:"rev"` // as in the agent's own view
 }
 
 // checkBreak is called by the tracer for each event of a watched agent
@@ -182,7 +183,7 @@ func (w *watch) lastBreak() *breakHit {
 
 // breakpointsLocked describes agent a's breakpoints.
 func (s *Session) breakpointsLocked(a *arbor.Agent) breakpointList {
-	out := breakpointList{Agent: a.ID(), Events: breakEvents, Breakpoints: []breakpointView{}}
+	out := breakpointList{Agent: a.ID(), Events: breakEvents, Breakpoints: []breakpointView{}, Rev: s.rev}
 	if w := s.watches[a.ID()]; w != nil {
 		if bps := w.breakpoints(); bps != nil {
 			out.Breakpoints = bps
@@ -267,9 +268,11 @@ func (h *handler) setBreakpoint(w http.ResponseWriter, r *http.Request) {
 		if err := h.s.setBreakLocked(a, *req.Node, on); err != nil {
 			return httpError{http.StatusBadRequest, "bad breakpoint: " + err.Error()}
 		}
+		h.s.rev++
 		h.s.log.Info("arbor debug: control", "op", "breakpoint", "agent", a.ID(), "node", *req.Node, "on", on.names())
 		return h.s.breakpointsLocked(a)
 	})
+	h.s.wake() // the pages watching the agent show the change now
 }
 
 // clearBreakpoints removes every breakpoint of an agent.
@@ -279,7 +282,9 @@ func (h *handler) clearBreakpoints(w http.ResponseWriter, r *http.Request) {
 	}
 	h.withAgent(w, r, func(a *arbor.Agent) any {
 		h.s.clearBreaksLocked(a)
+		h.s.rev++
 		h.s.log.Info("arbor debug: control", "op", "clear breakpoints", "agent", a.ID())
 		return h.s.breakpointsLocked(a)
 	})
+	h.s.wake() // the pages watching the agent show the change now
 }

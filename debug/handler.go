@@ -192,6 +192,33 @@ func (h *handler) withAgent(w http.ResponseWriter, r *http.Request, fn func(a *a
 	h.writeJSON(w, http.StatusOK, out)
 }
 
+// withRecorded is withAgent for the reads of recorded ticks, which also
+// serve a watched agent removed from the manager a short while ago; wt is
+// the agent's watch, nil when it is not watched.
+func (h *handler) withRecorded(w http.ResponseWriter, r *http.Request, fn func(a *arbor.Agent, wt *watch) any) {
+	id, ok := h.agentID(w, r)
+	if !ok {
+		return
+	}
+	s := h.s
+	s.mu.Lock()
+	a, wt, _ := s.recordedLocked(id)
+	var out any
+	if a != nil {
+		out = fn(a, wt)
+	}
+	s.mu.Unlock()
+	if a == nil {
+		h.fail(w, http.StatusNotFound, "no agent %d", id)
+		return
+	}
+	if e, isErr := out.(httpError); isErr {
+		h.fail(w, e.code, "%s", e.msg)
+		return
+	}
+	h.writeJSON(w, http.StatusOK, out)
+}
+
 type httpError struct {
 	code int
 	msg  string
@@ -328,6 +355,12 @@ type agentInfo struct {
 	Label    string  `json:"label,omitempty"`
 	Watched  bool    `json:"watched"`
 	Now      float64 `json:"nowMs"`
+	// Rev is the session's change count when this was read: of two
+	// answers about an agent, the one with the higher Rev is newer.
+	Rev uint64 `json:"rev"`
+	// Removed: the agent was removed from the manager (its recorded
+	// ticks stay readable for a while).
+	Removed bool `json:"removed,omitempty"`
 	// Breakpoints and LastBreak: in the agent's own view, not the list.
 	Breakpoints []breakpointView `json:"breakpoints,omitempty"`
 	LastBreak   *breakHit        `json:"lastBreak,omitempty"`
@@ -336,8 +369,8 @@ type agentInfo struct {
 func (s *Session) agentInfoLocked(a *arbor.Agent) agentInfo {
 	td := s.treeOf(a.Tree())
 	ai := agentInfo{ID: a.ID(), Tree: td.ID, TreeName: td.Name, Status: statusName(a), Paused: a.Paused(),
-		Now: durMs(a.Now())}
-	if w := s.watches[a.ID()]; w != nil {
+		Now: durMs(a.Now()), Rev: s.rev, Removed: s.m.Agent(a.ID()) != a}
+	if w := s.watches[a.ID()]; w != nil && !ai.Removed {
 		ai.Watched, ai.Breakpoints, ai.LastBreak = true, w.breakpoints(), w.lastBreak()
 	}
 	if s.opts.Label != nil {
@@ -414,7 +447,7 @@ func (h *handler) agents(w http.ResponseWriter, r *http.Request) {
 		}
 		if out.Matches >= offset && len(out.Agents) < limit {
 			ai := agentInfo{ID: a.ID(), Tree: td.ID, TreeName: td.Name, Status: statusName(a), Paused: a.Paused(),
-				Label: label, Watched: s.watches[a.ID()] != nil, Now: durMs(a.Now())}
+				Label: label, Watched: s.watches[a.ID()] != nil, Now: durMs(a.Now()), Rev: s.rev}
 			out.Agents = append(out.Agents, ai)
 		}
 		out.Matches++
@@ -555,8 +588,7 @@ func (h *handler) tickAt(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusBadRequest, "bad tick %q: want a record number", truncate(raw, 40))
 		return
 	}
-	h.withAgent(w, r, func(a *arbor.Agent) any {
-		wt := h.s.watches[a.ID()]
+	h.withRecorded(w, r, func(a *arbor.Agent, wt *watch) any {
 		if wt == nil {
 			return httpError{http.StatusNotFound, fmt.Sprintf("agent %d is not watched: no recorded ticks", a.ID())}
 		}
@@ -620,16 +652,15 @@ func (h *handler) export(w http.ResponseWriter, r *http.Request) {
 	}
 	s := h.s
 	s.mu.Lock()
-	a := s.m.Agent(id)
+	a, wt, _ := s.recordedLocked(id)
 	var ev exportView
 	var recs []*record
 	var base []byte
-	var wt *watch
 	if a != nil {
 		ev = exportView{Format: RecordingFormat, Agent: s.agentInfoLocked(a), History: s.opts.History,
 			Tree: s.treeOf(a.Tree()), Ticks: []tickView{}, Exported: time.Now().UTC().Format(time.RFC3339)}
 		ev.Stats = statsView{Agent: id, Columns: statsColumns, Nodes: [][8]float64{}}
-		if wt = s.watches[id]; wt != nil {
+		if wt != nil {
 			ev.Watching = true
 			recs = wt.records()
 			base = append([]byte(nil), wt.base...)
@@ -774,6 +805,7 @@ func (h *handler) control(w http.ResponseWriter, r *http.Request) {
 	s := h.s
 	s.mu.Lock()
 	s.gen++
+	s.rev++
 	a := s.m.Agent(id)
 	var info agentInfo
 	if a != nil {
@@ -806,6 +838,9 @@ func (h *handler) control(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusNotFound, "no agent %d", id)
 		return
 	}
+	// Every page watching the agent shows the change now, not at the
+	// next tick.
+	s.wake()
 	s.log.Info("arbor debug: control", "op", op, "agent", id, "key", key)
 	h.writeJSON(w, http.StatusOK, map[string]any{"ok": true, "op": op, "agent": info})
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -831,5 +832,249 @@ func TestSummaryCountsFollowChanges(t *testing.T) {
 	s.Do(func(m *arbor.Manager) { m.Add(m.Agent(0).Tree()).Pause() })
 	if n := paused(); n != 3 {
 		t.Errorf("after adding a paused agent: %d paused, want 3", n)
+	}
+}
+
+// rev of an agent answer (agent JSON, control reply, breakpoint list).
+func revOf(t *testing.T, m map[string]any) float64 {
+	t.Helper()
+	if a, ok := m["agent"].(map[string]any); ok {
+		m = a
+	}
+	r, ok := m["rev"].(float64)
+	if !ok {
+		t.Fatalf("no rev in %v", m)
+	}
+	return r
+}
+
+// Answers about an agent carry a revision that grows with every tick and
+// every change between ticks, so that the page can tell an older answer
+// (a live update made before a control request, but delivered after its
+// reply) from a newer one.
+func TestAgentRevOrdersAnswers(t *testing.T) {
+	s, h := newControlSession(t, Options{})
+	tickN(s, 0, 1)
+	_, a := get(t, h, "/api/agents/1")
+	r0 := revOf(t, a)
+	tickN(s, 1, 1)
+	_, a = get(t, h, "/api/agents/1")
+	r1 := revOf(t, a)
+	if r1 <= r0 {
+		t.Fatalf("rev after a tick: %v, was %v", r1, r0)
+	}
+	last := r1
+	for _, op := range []string{"pause", "step", "resume"} {
+		code, out := do(t, h, "POST", "/api/agents/1/"+op, "{}", controlHeaders)
+		if code != 200 {
+			t.Fatalf("%s: %d %v", op, code, out)
+		}
+		if r := revOf(t, out); r <= last {
+			t.Errorf("%s reply: rev %v, want above %v", op, r, last)
+		} else {
+			last = r
+		}
+	}
+	out := setBreak(t, h, 1, 0, "running")
+	if r := revOf(t, out); r <= last {
+		t.Errorf("breakpoint reply: rev %v, want above %v", r, last)
+	} else {
+		last = r
+	}
+	_, a = get(t, h, "/api/agents/1")
+	if r := revOf(t, a); r != last {
+		t.Errorf("agent rev %v after the last change %v", r, last)
+	}
+	s.Do(func(*arbor.Manager) {})
+	if _, a = get(t, h, "/api/agents/1"); revOf(t, a) <= last {
+		t.Errorf("rev after Do: %v, was %v", revOf(t, a), last)
+	}
+}
+
+// sseEvents returns a function reading the next event of an SSE stream
+// (the test fails when none comes within 2 s).
+func sseEvents(t *testing.T, body io.Reader) func() (name string, data map[string]any) {
+	type ev struct {
+		name string
+		data map[string]any
+	}
+	ch := make(chan ev, 100)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(body)
+		sc.Buffer(make([]byte, 1<<20), 1<<22)
+		var name string
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				name = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				var data map[string]any
+				if json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &data) == nil {
+					ch <- ev{name, data}
+				}
+			}
+		}
+	}()
+	return func() (string, map[string]any) {
+		t.Helper()
+		select {
+		case e, ok := <-ch:
+			if !ok {
+				t.Fatal("stream ended")
+			}
+			return e.name, e.data
+		case <-time.After(2 * time.Second):
+			t.Fatal("no event in 2s")
+		}
+		return "", nil
+	}
+}
+
+// nextAgentEvent reads events until an "agent" one.
+func nextAgentEvent(t *testing.T, next func() (string, map[string]any)) map[string]any {
+	t.Helper()
+	for {
+		if name, data := next(); name == "agent" {
+			return data
+		}
+	}
+}
+
+// A control request updates the pages watching the agent at once, not at
+// the next tick (a program may tick slowly, or not at all while paused).
+func TestControlUpdatesStreamsAtOnce(t *testing.T) {
+	s, h := newControlSession(t, Options{MaxRate: 50})
+	tickN(s, 0, 2)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/stream?agent=1", nil)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	next := sseEvents(t, resp.Body)
+	if first := nextAgentEvent(t, next); first["agent"].(map[string]any)["paused"] != false {
+		t.Fatalf("first update: %v", first)
+	}
+	code, out := do(t, h, "POST", "/api/agents/1/pause", "{}", controlHeaders)
+	if code != 200 {
+		t.Fatalf("pause: %d %v", code, out)
+	}
+	// No tick runs: the update comes from the request.
+	a := nextAgentEvent(t, next)["agent"].(map[string]any)
+	if a["paused"] != true || revOf(t, a) != revOf(t, out) {
+		t.Errorf("update after pause: %v (reply rev %v)", a, revOf(t, out))
+	}
+	setBreak(t, h, 1, 0, "running")
+	if a := nextAgentEvent(t, next)["agent"].(map[string]any); len(a["breakpoints"].([]any)) != 1 {
+		t.Errorf("update after a breakpoint: %v", a)
+	}
+}
+
+// A watched agent removed from the manager keeps its recorded ticks for
+// Linger: the page can still scrub them and export them. Its stream sends
+// the last records, then "gone".
+func TestRemovedAgentKeepsItsHistory(t *testing.T) {
+	s, h := newControlSession(t, Options{MaxRate: 50, Linger: 300 * time.Millisecond})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	resp, err := srv.Client().Get(srv.URL + "/api/stream?agent=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	next := sseEvents(t, resp.Body)
+	nextAgentEvent(t, next)
+	tickN(s, 0, 2) // running: its removal halts nodes
+	s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(2)) })
+	tickN(s, 2, 1)
+	var last map[string]any
+	for {
+		name, data := next()
+		if name == "agent" {
+			last = data
+		}
+		if name == "gone" {
+			break
+		}
+	}
+	if last == nil || last["agent"].(map[string]any)["removed"] != true {
+		t.Fatalf("last update before gone: %v", last)
+	}
+	seq := int(last["seq"].(float64))
+	if seq != 3 {
+		t.Fatalf("last record %d: want the 2 ticks and the removal", seq)
+	}
+	// The removal (halt events between ticks) is the last record.
+	code, tk := get(t, h, fmt.Sprintf("/api/agents/2/ticks/%d", seq))
+	if code != 200 || tk["between"] != true {
+		t.Fatalf("record %d of the removed agent: %d %v", seq, code, tk)
+	}
+	if code, _ := get(t, h, "/api/agents/2/ticks/1"); code != 200 {
+		t.Errorf("first record of the removed agent: %d", code)
+	}
+	code, ex := get(t, h, "/api/agents/2/export")
+	if code != 200 || len(ex["ticks"].([]any)) != seq || ex["agent"].(map[string]any)["removed"] != true {
+		t.Fatalf("export of the removed agent: %d %v", code, ex["agent"])
+	}
+	// Not an agent of the manager any more.
+	if code, _ := get(t, h, "/api/agents/2"); code != 404 {
+		t.Errorf("agent JSON of a removed agent: %d", code)
+	}
+	if code, _ := do(t, h, "POST", "/api/agents/2/pause", "{}", controlHeaders); code != 404 {
+		t.Errorf("pause of a removed agent: %d", code)
+	}
+	// Forgotten after Linger.
+	time.Sleep(350 * time.Millisecond)
+	tickN(s, 3, 1)
+	if code, _ := get(t, h, "/api/agents/2/ticks/1"); code != 404 {
+		t.Errorf("record of an agent removed long ago: %d", code)
+	}
+}
+
+// A node with a conditional abort is wide enough for its label and the
+// abort mark drawn beside it ("investigate ⤴lower" overlapped).
+func TestAbortMarkHasRoom(t *testing.T) {
+	sentry, _ := testTrees(t)
+	td := describeTree(sentry, 0)
+	found := false
+	for _, nd := range td.Nodes {
+		if nd.Abort == "" {
+			continue
+		}
+		found = true
+		// The page draws the label from x=8 and the mark, at 10px, ending
+		// 5px before the right edge; a character of the label is charW.
+		need := 8 + float64(len([]rune(nd.Label))+1)*charW + float64(len([]rune(nd.Abort))+1)*charW*10/12 + 5
+		if nd.W < need {
+			t.Errorf("node %q (abort %s): width %v, label and mark need %v", nd.Label, nd.Abort, nd.W, need)
+		}
+	}
+	if !found {
+		t.Fatal("no node with an abort in the test tree")
+	}
+}
+
+// The tick rate follows the average interval between ticks: two ticks
+// back to back (a ticker catching up) do not make it jump.
+func TestTickRateIgnoresBursts(t *testing.T) {
+	s := newTestSession(t, Options{})
+	at := time.Unix(1000, 0)
+	for i := 0; i < 50; i++ {
+		at = at.Add(100 * time.Millisecond)
+		s.noteTickAt(at)
+	}
+	if s.rate < 9.9 || s.rate > 10.1 {
+		t.Fatalf("rate %v at 10 ticks/s", s.rate)
+	}
+	s.noteTickAt(at.Add(300 * time.Millisecond)) // a stall, then a tick caught up
+	s.noteTickAt(at.Add(301 * time.Millisecond))
+	if s.rate < 8 || s.rate > 12 {
+		t.Errorf("rate %v after a stall and a burst, want about 10", s.rate)
 	}
 }

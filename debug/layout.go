@@ -203,7 +203,11 @@ func (d *treeDesc) layout() {
 	}
 	for i := range d.Nodes {
 		nd := &d.Nodes[i]
-		chars := max(len([]rune(nd.Label))+3, len([]rune(nd.Sub)))
+		label := len([]rune(nd.Label)) + 3
+		if nd.Abort != "" {
+			label += len([]rune(nd.Abort)) + 2 // the mark "⤴lower" beside the label
+		}
+		chars := max(label, len([]rune(nd.Sub)))
 		nd.W = math.Min(maxNodeW, math.Max(minNodeW, float64(chars)*charW+20))
 	}
 	offset := make([]float64, n) // centre relative to the parent's centre

@@ -85,7 +85,8 @@ type watch struct {
 	td         *treeDesc
 	viewers    int
 	idleSince  time.Time
-	gone       bool
+	gone       bool      // the agent was removed from the manager
+	goneAt     time.Time // when the removal was seen
 
 	ticking   bool
 	tickStart time.Time

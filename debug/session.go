@@ -74,7 +74,8 @@ type Session struct {
 	tick     uint64
 	now      time.Duration
 	lastWall time.Time
-	rate     float64 // ticks per second (moving average)
+	rate     float64 // ticks per second (1 / interval)
+	interval float64 // seconds between ticks (moving average)
 	watches  map[int]*watch
 	steps    map[int]bool
 	trees    map[*arbor.Tree]*treeDesc
@@ -84,6 +85,15 @@ type Session struct {
 	gen      uint64
 	sumKey   summaryKey
 	sumTrees []treeInfo
+
+	// rev counts every change an agent's state can show (ticks, Do,
+	// controls, breakpoints): the page orders the answers and live
+	// updates it gets by it, which may arrive out of order.
+	rev uint64
+	// removed keeps the watches of watched agents removed from the
+	// manager, for Linger after their removal: their recorded ticks stay
+	// readable and exportable.
+	removed map[int]*watch
 
 	notifyMu sync.Mutex
 	notify   chan struct{} // closed after each tick
@@ -104,7 +114,7 @@ func NewSession(m *arbor.Manager, opts Options) *Session {
 		opts.Title = "Arbor debugger"
 	}
 	s := &Session{opts: opts, m: m, log: opts.Logger, watches: map[int]*watch{}, steps: map[int]bool{},
-		trees: map[*arbor.Tree]*treeDesc{}, notify: make(chan struct{})}
+		trees: map[*arbor.Tree]*treeDesc{}, removed: map[int]*watch{}, notify: make(chan struct{})}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -168,6 +178,7 @@ func (s *Session) Do(fn func(m *arbor.Manager)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.gen++
+	s.rev++
 	fn(s.m)
 }
 
@@ -213,19 +224,10 @@ func (s *Session) beginTick() {
 // agents, and drops watches whose agent is gone or nobody views.
 func (s *Session) endTick(now time.Duration) {
 	s.tick++
+	s.rev++
 	s.now = now
 	wall := time.Now()
-	if !s.lastWall.IsZero() {
-		if d := wall.Sub(s.lastWall).Seconds(); d > 0 {
-			r := 1 / d
-			if s.rate == 0 {
-				s.rate = r
-			} else {
-				s.rate += (r - s.rate) * 0.1
-			}
-		}
-	}
-	s.lastWall = wall
+	s.noteTickAt(wall)
 	for id := range s.steps {
 		if a := s.m.Agent(id); a != nil {
 			a.Pause()
@@ -234,8 +236,12 @@ func (s *Session) endTick(now time.Duration) {
 	}
 	for id, w := range s.watches {
 		if s.m.Agent(id) != w.agent {
+			// Removed: its record of the removal (halt events, made at
+			// beginTick) is its last; it stays readable for a while.
 			s.unwatchLocked(w)
-			w.gone = true
+			w.gone, w.goneAt = true, wall
+			w.bp, w.nbp = nil, 0
+			s.removed[id] = w
 			continue
 		}
 		if w.ticking {
@@ -248,6 +254,43 @@ func (s *Session) endTick(now time.Duration) {
 			s.unwatchLocked(w)
 		}
 	}
+	for id, w := range s.removed {
+		if wall.Sub(w.goneAt) > s.opts.Linger {
+			delete(s.removed, id)
+		}
+	}
+}
+
+// recordedLocked returns agent id and its watch (nil when not watched):
+// a live agent, or a watched agent removed from the manager less than
+// Linger ago (removed). a is nil when there is neither.
+func (s *Session) recordedLocked(id int) (a *arbor.Agent, w *watch, removed bool) {
+	if a = s.m.Agent(id); a != nil {
+		return a, s.watches[id], false
+	}
+	if w = s.removed[id]; w != nil {
+		return w.agent, w, true
+	}
+	return nil, nil, false
+}
+
+// noteTickAt updates the tick rate for a tick that ended at wall. The
+// rate is the inverse of a moving average of the intervals between ticks:
+// an average of the rates themselves jumped to thousands of ticks a
+// second when two ticks came back to back (a ticker catching up after a
+// stall).
+func (s *Session) noteTickAt(wall time.Time) {
+	if !s.lastWall.IsZero() {
+		if d := wall.Sub(s.lastWall).Seconds(); d > 0 {
+			if s.interval == 0 {
+				s.interval = d
+			} else {
+				s.interval += (d - s.interval) * 0.1
+			}
+			s.rate = 1 / s.interval
+		}
+	}
+	s.lastWall = wall
 }
 
 // wake tells the live views that a tick happened.

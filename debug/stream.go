@@ -75,9 +75,10 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		sum := s.summaryLocked()
 		var live *liveView
-		// A watch ends while it has viewers only when its agent is removed.
+		// A watch ends while it has viewers only when its agent is removed:
+		// the last update then carries its last records, then "gone".
 		gone := wt != nil && wt.gone
-		if wt != nil && !gone {
+		if wt != nil {
 			live = s.liveLocked(wt, lastSeq)
 			lastSeq = wt.seq
 		}

@@ -40,6 +40,8 @@
     anim: 0, // counts view changes: a newer one stops an animation
     rec: null, // the recording shown (read-only), or null: live
     liveAgent: null, // the live agent to go back to from a recording
+    rev: 0, // the revision of the agent state shown (see newer)
+    bpPending: 0, // breakpoint edits sent and not yet answered
   };
   const FORMAT = 'arbor-debug/1'; // the format of a recording
 
@@ -165,7 +167,7 @@
     const sel = $('#filter-tree');
     const keep = sel.value;
     sel.replaceChildren(h('option', { value: '', text: 'all trees' }),
-      ...data.trees.map((t) => h('option', { value: t.id, text: t.name + ' (' + t.count + ')' })));
+      ...data.trees.map((t) => h('option', { value: t.id, text: treeName(t, data.trees) + ' (' + t.count + ')' })));
     sel.value = keep;
     $('#list-info').textContent = data.matches + ' of ' + data.total + ' agents' +
       (data.agents.length < data.matches ? ' · showing ' + data.agents.length : '');
@@ -184,6 +186,12 @@
       mark);
   }
 
+  // treeName names a tree of the list; trees of the same name (two files
+  // with one main tree name) are told apart by their size.
+  function treeName(t, trees) {
+    return trees.some((o) => o !== t && o.name === t.name) ? t.name + ' · ' + t.nodes + ' nodes' : t.name;
+  }
+
   function renderTreeCounts(trees) {
     const box = $('#tree-counts');
     const chips = trees.map((t) => {
@@ -191,7 +199,7 @@
       const detail = ['running', 'success', 'failure', 'idle', 'paused'].filter((k) => b[k]).map((k) => b[k] + ' ' + k).join(', ');
       return h('span', { class: 'chip' + (String(t.id) === S.list.tree ? ' on' : ''), title: detail,
         onclick: () => { S.list.tree = String(t.id) === S.list.tree ? '' : String(t.id); $('#filter-tree').value = S.list.tree; loadAgents(); } },
-      t.name + ' ', h('small', { text: String(t.count) }));
+      treeName(t, trees) + ' ', h('small', { text: String(t.count) }));
     });
     box.replaceChildren(...chips);
   }
@@ -241,13 +249,14 @@
         n.params ? JSON.stringify(n.params) : '', n.abort ? 'abort: ' + n.abort : '', n.inGuard ? 'guard condition (evaluated, no running state)' : ''].filter(Boolean).join('\n');
       g.append(title, s('rect', { width: n.w, height: NH, rx: 6 }));
       const maxChars = Math.floor((n.w - 14) / 6.6);
-      const cut = (str) => (str.length > maxChars ? str.slice(0, maxChars - 1) + '…' : str);
+      const cut = (str, room) => (str.length > room ? str.slice(0, room - 1) + '…' : str);
       const t1 = s('text', { x: 8, y: 16, class: 'lbl' });
-      t1.textContent = cut(n.label);
+      // The abort mark takes the label's line on the right.
+      t1.textContent = cut(n.label, maxChars - (n.abort ? n.abort.length + 2 : 0));
       g.append(t1);
       if (n.sub) {
         const t2 = s('text', { x: 8, y: 31, class: 'sub' });
-        t2.textContent = cut(n.sub);
+        t2.textContent = cut(n.sub, maxChars);
         g.append(t2);
       }
       if (n.abort) {
@@ -307,7 +316,9 @@
     const t = S.tree;
     if (!t) return;
     const k = Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
-    S.view = { k, x: (W - t.width * k) / 2, y: 8 };
+    // Centred: a wide, flat tree is a band across the middle, where the
+    // zoom buttons (which zoom about the centre) keep it in view.
+    S.view = { k, x: (W - t.width * k) / 2, y: Math.max(8, (H - 30 - t.height * k) / 2) };
     applyView();
   }
 
@@ -355,7 +366,8 @@
 
   // followRunning keeps the first running leaf in view.
   function followRunning(paths, force) {
-    if (!S.follow || !paths.length) return;
+    // Paused at a breakpoint, the view stays on the node of the hit.
+    if (!S.follow || !paths.length || (S.breakNode >= 0 && !force)) return;
     const leaf = paths[0][paths[0].length - 1];
     if (leaf === S.followed && !force) return;
     S.followed = leaf;
@@ -407,7 +419,16 @@
     $('#btn-follow').onclick = () => setFollow(!S.follow);
     $('#btn-zoom-in').onclick = () => { setFollow(false); zoomAt(svg.clientWidth / 2, svg.clientHeight / 2, 1.25); };
     $('#btn-zoom-out').onclick = () => { setFollow(false); zoomAt(svg.clientWidth / 2, svg.clientHeight / 2, 0.8); };
-    window.addEventListener('resize', () => drawStrip());
+    let resizing = 0;
+    window.addEventListener('resize', () => {
+      drawStrip();
+      // Following, the view keeps the running node (or the whole tree) in
+      // the new size.
+      cancelAnimationFrame(resizing);
+      resizing = requestAnimationFrame(() => {
+        if (S.follow && S.tree && !$('#agent-view').hidden) focus(S.breakNode >= 0 ? S.breakNode : S.followed, false);
+      });
+    });
   }
 
   // --- opening an agent and the live stream ---------------------------------
@@ -427,6 +448,9 @@
     }
     S.agentId = id;
     S.agent = info;
+    S.rev = 0;
+    S.removed = false;
+    newer(info);
     writeHash();
     for (const li of document.querySelectorAll('#agent-list li')) li.classList.toggle('sel', Number(li.dataset.id) === id);
     $('#empty').hidden = true;
@@ -453,9 +477,11 @@
     connect();
   }
 
-  function connect() {
+  // connect opens the live stream: the session's summary, and the agent
+  // shown unless summaryOnly.
+  function connect(summaryOnly) {
     if (S.es) S.es.close();
-    const url = S.agentId != null ? 'api/stream?agent=' + S.agentId : 'api/stream';
+    const url = S.agentId != null && !summaryOnly ? 'api/stream?agent=' + S.agentId : 'api/stream';
     const es = new EventSource(url);
     S.es = es;
     setConn('');
@@ -463,29 +489,44 @@
     es.onerror = () => setConn('down');
     es.addEventListener('summary', (e) => renderSummary(JSON.parse(e.data)));
     es.addEventListener('agent', (e) => onAgent(JSON.parse(e.data)));
-    es.addEventListener('gone', () => {
-      notice('This agent was removed from the manager.');
+    es.addEventListener('gone', (e) => {
       es.close();
-      setConn('down');
+      const id = JSON.parse(e.data).agent;
+      if (S.rec || id !== S.agentId) return;
+      // Its last update came before: the view stays, read-only; the
+      // header goes on with the session.
+      if (S.agent) {
+        S.agent = Object.assign({}, S.agent, { removed: true, breakpoints: [], lastBreak: null });
+        renderAgentBar(S.agent);
+      }
+      notice('Agent #' + id + ' was removed from the manager. Its recorded ticks stay for a while: scrub them, or Export JSON.');
+      connect(true);
     });
   }
 
   function onAgent(d) {
     if (S.rec) return;
     S.latest = d;
-    S.agent = d.agent;
+    const fresh = newer(d.agent);
+    if (fresh) {
+      // Breakpoint edits not yet answered stay as the page shows them.
+      if (S.bpPending && S.agent) d.agent.breakpoints = S.agent.breakpoints;
+      S.agent = d.agent;
+    }
     S.stats = d.stats;
     // Merge the timeline (a reconnect resends it).
     const lastSeq = S.timeline.length ? S.timeline[S.timeline.length - 1][0] : 0;
     for (const t of d.timeline) if (t[0] > lastSeq) S.timeline.push(t);
     while (S.timeline.length && S.timeline[0][0] < d.first) S.timeline.shift();
-    renderAgentBar(d.agent);
+    if (fresh) renderAgentBar(S.agent);
     const r = $('#tl-range');
     r.min = d.first || 0;
     r.max = d.seq || 0;
     if (S.live) {
       r.value = d.seq;
-      show({ seq: d.seq, tick: d.tick, nowMs: d.agent.nowMs, status: d.agent.status, nodes: d.nodes, running: d.running,
+      // The tick is the newest record's, not the session's: a paused
+      // agent's newest record stays where it stopped.
+      show({ seq: d.seq, nowMs: d.agent.nowMs, status: d.agent.status, nodes: d.nodes, running: d.running,
         events: d.events, agentScope: d.agentScope, globalScope: d.globalScope, live: true });
     }
     drawStrip();
@@ -493,12 +534,25 @@
     if (S.tab === 'node') renderNode();
   }
 
+  // newer says whether agent state a (a live update, or the reply to a
+  // request) is at least as new as the one shown, and notes it. Replies
+  // and live updates may arrive out of order: a live update made before a
+  // Resume can arrive after its reply, and must not show the agent paused
+  // again.
+  function newer(a) {
+    if (a.rev == null) return true; // a recording
+    if (a.id === S.agentId && a.rev < S.rev) return false;
+    S.rev = a.rev;
+    return true;
+  }
+
   function renderAgentBar(a) {
     $('#agent-title').textContent = 'Agent #' + a.id + ' · ' + a.treeName;
     $('#agent-label').textContent = a.label || '';
     const st = $('#agent-status');
-    st.textContent = a.paused ? 'paused' : a.status;
-    st.className = 'pill ' + (a.paused ? 'paused' : a.status);
+    const state = a.removed ? 'removed' : a.paused ? 'paused' : a.status;
+    st.textContent = state;
+    st.className = 'pill ' + state;
     const ctl = canControl();
     $('#controls').hidden = !ctl;
     $('#bb-form').hidden = !ctl;
@@ -525,11 +579,16 @@
     if (at) banner.textContent = 'Paused at breakpoint: ' + label(at.node) + ' ' + at.event + ' (tick ' + at.tick + ')';
     const node = at ? at.node : -1;
     const hitKey = at ? a.id + ':' + at.seq : '';
-    if (at && hitKey !== S.hitKey) focus(node, true); // a new hit: show its node
+    const isNew = at && hitKey !== S.hitKey;
     S.hitKey = hitKey;
     if (node !== S.breakNode) {
       S.breakNode = node;
       if (S.shown) paint(S.shown.nodes);
+    }
+    if (isNew) {
+      // A new hit: show its tick (the newest) and its node.
+      if (!S.live && !S.rec) setLive(true);
+      focus(node, true);
     }
   }
 
@@ -582,20 +641,26 @@
     const rest = (S.agent.breakpoints || []).filter((b) => b.node !== id);
     S.agent.breakpoints = on.length ? rest.concat([{ node: id, label: label(id), on }]).sort((x, y) => x.node - y.node) : rest;
     renderBreak(S.agent);
+    S.bpPending++;
     try {
       applyBreakpoints(await post('api/agents/' + S.agentId + '/breakpoints', { node: id, on }));
       notice('');
     } catch (err) {
       notice('breakpoint: ' + err.message);
+    } finally {
+      S.bpPending--;
     }
   }
 
   async function clearBreakpoints() {
+    S.bpPending++;
     try {
       applyBreakpoints(await send('DELETE', 'api/agents/' + S.agentId + '/breakpoints'));
       notice('');
     } catch (err) {
       notice('clear breakpoints: ' + err.message);
+    } finally {
+      S.bpPending--;
     }
   }
 
@@ -604,6 +669,9 @@
   // update newer than it.
   function applyBreakpoints(r) {
     if (!S.agent || r.agent !== S.agentId) return;
+    // A live update newer than the answer carries the breakpoints already.
+    if (r.rev < S.rev) return;
+    S.rev = r.rev;
     S.agent.breakpoints = r.breakpoints;
     renderBreak(S.agent);
     if (S.tab === 'node') renderNode();
@@ -619,10 +687,15 @@
     if (S.tab === 'events') renderEvents();
     if (S.tab === 'node') renderNode();
     const row = S.timeline.find((t) => t[0] === v.seq);
-    const tick = v.tick != null ? v.tick : row ? row[1] : '?';
-    $('#tl-label').textContent = (S.rec ? 'recording · ' : v.live ? 'live · ' : 'history · ') + 'record ' + v.seq + ' · tick ' + tick +
+    const tick = v.tick != null ? v.tick : row ? row[1] : null;
+    const a = S.agent || {};
+    const mode = S.rec ? 'recording' : !v.live ? 'history' : a.removed ? 'last state' : a.paused ? 'live · paused' : 'live';
+    const text = mode + ' · ' + (v.seq ? 'record ' + v.seq + ' · tick ' + (tick != null ? tick : '?') +
       ' · t=' + fmtMs(v.nowMs) + ' · root ' + v.status + (v.between ? ' · between ticks' : '') +
-      ' · ' + (v.events ? v.events.length : 0) + ' events';
+      ' · ' + (v.events ? v.events.length : 0) + ' events' : 'no ticks recorded yet');
+    const lbl = $('#tl-label');
+    lbl.textContent = text;
+    lbl.title = text;
     drawStrip();
   }
 
@@ -631,7 +704,7 @@
   function renderRunning(paths) {
     const ol = $('#running-list');
     if (!paths.length) {
-      ol.replaceChildren(h('li', { class: 'muted', text: 'nothing running' }));
+      ol.replaceChildren(h('li', { class: 'muted none', text: 'nothing running' }));
       return;
     }
     ol.replaceChildren(...paths.map((p) => {
@@ -665,7 +738,7 @@
         }
         const shown = typeof e.value === 'number' ? fmtNum(e.value) : e.text;
         return h('tr', { class: changed ? 'changed' : '', 'data-key': e.key },
-          h('td', { text: e.key }), h('td', { class: 'muted', text: e.type }), h('td', { class: 'v', text: shown, title: e.text }), h('td', { class: 'muted', text: exp }));
+          h('td', { text: e.key, title: e.key }), h('td', { class: 'muted', text: e.type, title: e.type }), h('td', { class: 'v', text: shown, title: e.text }), h('td', { class: 'muted', text: exp }));
       }));
     };
     fill('#bb-agent', v.agentScope, 'a:');
@@ -739,7 +812,7 @@
       const r = statRow(i);
       const pad = key === 'id' ? '\u00a0\u00a0'.repeat(S.depth[i] || 0) : '';
       return h('tr', { class: i === S.selected ? 'sel' : '', onclick: () => selectNode(i) },
-        h('td', { text: pad + label(i) }), h('td', { text: r[0] }), h('td', { text: r[1] }), h('td', { text: r[2] }),
+        h('td', { text: pad + label(i), title: label(i) }), h('td', { text: r[0] }), h('td', { text: r[1] }), h('td', { text: r[2] }),
         h('td', { text: r[5] }), h('td', { text: (r[7] / 1000).toFixed(2) }), h('td', { text: r[0] ? (r[7] / r[0]).toFixed(1) : '' }));
     }));
   }
@@ -854,9 +927,17 @@
 
   async function control(op) {
     if (!canControl()) return;
+    const id = S.agentId;
+    // Resume and Step run the agent on: show it live.
+    if (op !== 'pause') setLive(true);
     try {
-      const r = await post('api/agents/' + S.agentId + '/' + op);
-      renderAgentBar(r.agent);
+      const r = await post('api/agents/' + id + '/' + op);
+      if (id !== S.agentId || S.rec) return;
+      if (newer(r.agent)) {
+        if (S.bpPending && S.agent) r.agent.breakpoints = S.agent.breakpoints;
+        S.agent = r.agent;
+        renderAgentBar(S.agent);
+      }
       notice('');
     } catch (err) {
       notice(op + ': ' + err.message);
@@ -898,7 +979,7 @@
   // canControl says whether the page may act on the agent: the session
   // has controls and the page shows it live, not a recording.
   function canControl() {
-    return !!(S.session && S.session.controls) && !S.rec;
+    return !!(S.session && S.session.controls) && !S.rec && !(S.agent && S.agent.removed);
   }
 
   const isIndex = (x, n) => Number.isInteger(x) && x >= 0 && x < n;

@@ -14,9 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/debug"
 )
 
@@ -170,6 +172,33 @@ func paintedStates(letters string) string {
 	return strings.Join(out, ",")
 }
 
+// holdUpdates makes the pages the browser opens from now on hold their
+// live agent updates while window.__hold is set (in window.__held, each a
+// function delivering it), to deliver them later: out of order with the
+// replies to control requests, as a slow network may.
+func holdUpdates(t *testing.T, ctx context.Context) {
+	t.Helper()
+	const script = `(() => {
+		const ES = window.EventSource;
+		window.__hold = false;
+		window.__held = [];
+		window.EventSource = function (url) {
+			const es = new ES(url);
+			const add = es.addEventListener.bind(es);
+			es.addEventListener = (name, fn, opts) => add(name, (e) => {
+				if (name === 'agent' && window.__hold) window.__held.push(() => fn(e)); else fn(e);
+			}, opts);
+			return es;
+		};
+	})()`
+	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(script).Do(ctx)
+		return err
+	})); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestBrowserDemo(t *testing.T) {
 	ctx := browser(t)
 	base, w := startDemo(t)
@@ -289,7 +318,9 @@ func TestBrowserDemo(t *testing.T) {
 
 	// Controls: the token comes in the URL's fragment; pause, step, resume
 	// and a blackboard write from the page.
-	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/debug/#agent=5&token="+testToken)); err != nil {
+	holdUpdates(t, ctx)
+	// (A new document, where the script runs: not a change of fragment.)
+	if err := chromedp.Run(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/debug/#agent=5&token="+testToken)); err != nil {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "agent 5 opened", `document.querySelector('#agent-title').textContent.startsWith('Agent #5 ')`, 10*time.Second)
@@ -339,10 +370,27 @@ func TestBrowserDemo(t *testing.T) {
 	if p, now := agent(); !p || now != stepped {
 		t.Fatalf("after step: paused %v, time %v then %v", p, stepped, now)
 	}
-	if err := chromedp.Run(ctx, chromedp.Click("#btn-resume", chromedp.ByID)); err != nil {
+	// Live updates made while paused, delivered after the reply to Resume,
+	// do not show the agent paused again.
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.__hold = true`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "updates held", `window.__held.length >= 2`, 5*time.Second)
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.__stale = window.__held.length`, nil),
+		chromedp.Click("#btn-resume", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
 	waitJS(t, ctx, "resumed", `document.querySelector('#agent-status').textContent === 'running'`, 5*time.Second)
+	if st := eval[string](t, ctx, `(() => {
+		window.__held.slice(0, window.__stale).forEach((f) => f());
+		return document.querySelector('#agent-status').textContent + ' ' + document.querySelector('#btn-resume').disabled;
+	})()`); st != "running true" {
+		t.Errorf("after stale updates: status and Resume disabled %q, want running true", st)
+	}
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.__hold = false; window.__held.splice(0).forEach((f) => f())`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "resumed, live", `document.querySelector('#agent-status').textContent === 'running' && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 5*time.Second)
 	if err := chromedp.Run(ctx,
 		chromedp.SendKeys("#bb-key", "note", chromedp.ByID),
 		chromedp.SendKeys("#bb-value", `"hello from the page"`, chromedp.ByID),
@@ -415,7 +463,25 @@ func TestBrowserBreakpoints(t *testing.T) {
 	if !strings.HasSuffix(first, fmt.Sprintf("(tick %d)", a.LastBreak.Tick)) {
 		t.Errorf("banner %q, hit at tick %d", first, a.LastBreak.Tick)
 	}
+	// The timeline shows the tick of the hit too, while the session ticks on.
+	time.Sleep(300 * time.Millisecond)
+	if l := eval[string](t, ctx, `document.querySelector('#tl-label').textContent`); !strings.HasPrefix(l, "live · paused · record ") ||
+		!strings.Contains(l, fmt.Sprintf(" · tick %d · ", a.LastBreak.Tick)) {
+		t.Errorf("timeline label %q, hit at tick %d", l, a.LastBreak.Tick)
+	}
 	screenshot(t, ctx, "breakpoint.png")
+
+	// Scrubbed back, Step shows the new tick live.
+	if err := chromedp.Run(ctx, chromedp.Click("#btn-prev", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "scrubbed back", `document.querySelector('#tl-label').textContent.startsWith('history · ')`, 5*time.Second)
+	if err := chromedp.Run(ctx, chromedp.Click("#btn-step", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "stepped, live", fmt.Sprintf(`(() => { const t = %s; return t.startsWith('Paused at breakpoint: ') && t !== %q && document.querySelector('#tl-label').textContent.startsWith('live · paused · '); })()`, banner, first), 10*time.Second)
+	a = agentJSON(t, base, 3)
+	first = eval[string](t, ctx, banner)
 
 	// Resume: one more tick, and the breakpoint stops it again.
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-resume", chromedp.ByID)); err != nil {
@@ -672,6 +738,184 @@ func TestBrowserRecordings(t *testing.T) {
 	checkRecordingShown(t, ctx, "agent-17.json", rec, treeLen)
 	if !eval[bool](t, ctx, `document.querySelector('#btn-close-rec').hidden`) || eval[string](t, ctx, `document.title`) != "Arbor replay · agent-17.json" {
 		t.Errorf("replay page: back button shown or title %q", eval[string](t, ctx, `document.title`))
+	}
+	if errs := thrown(); len(errs) > 0 {
+		t.Errorf("uncaught errors in the page: %q", errs)
+	}
+}
+
+// smallSession serves a debugger over a small manager of its own, ticked
+// at 20 Hz: agent 0 and 1 run a patrol with a conditional abort, agents
+// 2 and 3 two wide, flat trees of the same name.
+func smallSession(t *testing.T) (base string, sess *debug.Session) {
+	t.Helper()
+	compile := func(doc *arbor.Document) *arbor.Tree {
+		tr, err := arbor.Compile(doc, arbor.NewRegistry())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	patrol := compile(&arbor.Document{Main: "Patrol", Trees: map[string]*arbor.Node{"Patrol": arbor.Selector(
+		arbor.Sequence(arbor.Check("noise", "exists"), arbor.WaitTicks(5)).Named("investigate").WithAbort(arbor.AbortLower),
+		arbor.Sequence(arbor.WaitTicks(3), arbor.WaitTicks(2)).Named("patrol"),
+	)}})
+	wide := func(n int) *arbor.Tree {
+		kids := make([]*arbor.Node, n)
+		for i := range kids {
+			kids[i] = arbor.WaitTicks(40)
+		}
+		return compile(&arbor.Document{Main: "Wide", Trees: map[string]*arbor.Node{"Wide": arbor.Sequence(kids...)}})
+	}
+	m := arbor.NewManager(arbor.WithWorkers(1))
+	m.Add(patrol)
+	m.Add(patrol)
+	m.Add(wide(40))
+	m.Add(wide(3))
+	sess = debug.NewSession(m, debug.Options{Controls: true, Token: testToken})
+	ln, err := debug.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	ran := make(chan struct{})
+	go func() { served <- debug.Serve(ctx, ln, sess.Handler()) }()
+	go func() {
+		defer close(ran)
+		tk := time.NewTicker(50 * time.Millisecond)
+		defer tk.Stop()
+		for i := 1; ; i++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tk.C:
+			}
+			sess.Tick(time.Duration(i) * 50 * time.Millisecond)
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-ran
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		m.Close()
+	})
+	return "http://" + ln.Addr().String(), sess
+}
+
+// An agent removed from the manager while watched: the page keeps its
+// last state read-only (no controls), its history scrubbable, and the
+// header live. Also: a window 1024 px wide, wide trees, trees of the
+// same name, and abort marks.
+func TestBrowserRemovedAgentAndNarrowWindow(t *testing.T) {
+	ctx := browser(t)
+	thrown := uncaught(ctx)
+	base, sess := smallSession(t)
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1024, 700),
+		chromedp.Navigate(base+"/#agent=1&token="+testToken)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') && !document.querySelector('#controls').hidden`, 10*time.Second)
+	waitJS(t, ctx, "some history", `Number(document.querySelector('#tl-range').max) >= 5`, 10*time.Second)
+
+	// Trees of the same name are told apart by their size.
+	chips := eval[string](t, ctx, `Array.from(document.querySelectorAll('#tree-counts .chip')).map((c) => c.textContent).join('|')`)
+	if !strings.Contains(chips, "Wide · 41 nodes 1") || !strings.Contains(chips, "Wide · 4 nodes 1") || !strings.Contains(chips, "Patrol 2") {
+		t.Errorf("tree chips %q", chips)
+	}
+	// The abort mark does not cover the node's label.
+	if gap := eval[float64](t, ctx, `(() => {
+		const g = Array.from(document.querySelectorAll('#tree g.node')).find((g) => g.querySelector('text.mk'));
+		return g.querySelector('text.mk').getBBox().x - (g.querySelector('text.lbl').getBBox().x + g.querySelector('text.lbl').getBBox().width);
+	})()`); gap < 2 {
+		t.Errorf("abort mark %vpx from the label's end", gap)
+	}
+	// 1024 px: the header, the Live button and the timeline label keep
+	// to one line; nothing running is not numbered.
+	for what, expr := range map[string]string{
+		"header":         `document.querySelector('header').scrollHeight <= 42 && document.querySelector('header').scrollWidth <= document.querySelector('header').clientWidth`,
+		"live button":    `document.querySelector('#btn-live').offsetHeight < 32`,
+		"timeline label": `document.querySelector('#tl-label').offsetHeight < 24`,
+		"tree width":     `document.querySelector('#tree').clientWidth >= 450`,
+	} {
+		if !eval[bool](t, ctx, expr) {
+			t.Errorf("at 1024 px: %s breaks: %s", what, expr)
+		}
+	}
+	// Statistics: numbers do not wrap.
+	if err := chromedp.Run(ctx, chromedp.Click(`.tabs button[data-tab="stats"]`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "stats", `document.querySelectorAll('#stats-table tbody tr').length >= 5`, 5*time.Second)
+	if tall := eval[float64](t, ctx, `Math.max(...Array.from(document.querySelectorAll('#stats-table tbody tr')).map((r) => r.offsetHeight))`); tall > 24 {
+		t.Errorf("a statistics row is %vpx tall: its cells wrap", tall)
+	}
+	screenshot(t, ctx, "debugger-1024.png")
+
+	// Removed while watched.
+	sess.Do(func(m *arbor.Manager) { m.Remove(m.Agent(1)) })
+	waitJS(t, ctx, "removed", `document.querySelector('#agent-status').textContent === 'removed' && document.querySelector('#controls').hidden &&
+		document.querySelector('#bb-form').hidden && document.querySelector('#notice').textContent.startsWith('Agent #1 was removed from the manager.')`, 5*time.Second)
+	waitJS(t, ctx, "header live", `document.querySelector('#conn').textContent === 'live' && document.querySelector('#clock').textContent.includes(' 3 agents')`, 5*time.Second)
+	clock := eval[string](t, ctx, `document.querySelector('#clock').textContent`)
+	waitJS(t, ctx, "header ticking", fmt.Sprintf(`document.querySelector('#clock').textContent !== %q`, clock), 5*time.Second)
+	if l := eval[string](t, ctx, `document.querySelector('#tl-label').textContent`); !strings.HasPrefix(l, "last state · record ") {
+		t.Errorf("timeline label %q", l)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click("#btn-prev", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "history of the removed agent", `document.querySelector('#tl-label').textContent.startsWith('history · record ')`, 5*time.Second)
+	resp, err := http.Get(base + "/api/agents/1/export")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("export of the removed agent: %d", resp.StatusCode)
+	}
+
+	// A wide, flat tree: Fit centres it, so that zooming in keeps it in view.
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/#agent=2")); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "wide tree", `document.querySelectorAll('#tree g.node').length === 41 && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+	inView := `(() => {
+		const s = document.querySelector('#tree').getBoundingClientRect();
+		const n = document.querySelector('#tree g.node[data-id="%s"] rect').getBoundingClientRect();
+		return n.bottom > s.top && n.top < s.bottom && n.right > s.left && n.left < s.right;
+	})()`
+	if err := chromedp.Run(ctx, chromedp.Click("#btn-fit", chromedp.ByID), chromedp.Click("#btn-zoom-in", chromedp.ByID),
+		chromedp.Click("#btn-zoom-in", chromedp.ByID), chromedp.Click("#btn-zoom-in", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	if !eval[bool](t, ctx, fmt.Sprintf(inView, "20")) {
+		t.Error("zoomed in after Fit: the middle of the tree left the view")
+	}
+	// Following, a narrower window keeps the running node in view.
+	if err := chromedp.Run(ctx, chromedp.Click("#btn-follow", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	running := eval[string](t, ctx, `document.querySelector('#running-list .crumb.leaf') ? Array.from(document.querySelectorAll('#tree g.node')).filter((g) => g.getAttribute('data-status') === 'running' && g.dataset.id !== '0').map((g) => g.dataset.id)[0] || '' : ''`)
+	if running == "" {
+		t.Fatal("nothing running in the wide tree")
+	}
+	if !eval[bool](t, ctx, fmt.Sprintf(inView, running)) {
+		t.Errorf("following: running node %s not in view", running)
+	}
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1400, 800)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1024, 700)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if !eval[bool](t, ctx, fmt.Sprintf(inView, running)) {
+		t.Errorf("following, after a resize: running node %s not in view", running)
 	}
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)

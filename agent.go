@@ -118,7 +118,7 @@ func WithID(id int) AgentOption { return func(a *Agent) { a.id = id } }
 // callback of every user node that has one.
 func NewAgent(t *Tree, opts ...AgentOption) *Agent {
 	a := &Agent{}
-	a.bb = newBlackboard(nil)
+	a.bb = Blackboard{keys: emptyKeys} // the global scope: WithGlobals, or its own below
 	a.ctx.agent = a
 	a.bind(t)
 	for _, o := range opts {

@@ -108,13 +108,6 @@ func (b *Blackboard) flushPending() {
 	b.dirty = false
 }
 
-func newBlackboard(g *Globals) Blackboard {
-	if g == nil {
-		g = NewGlobals()
-	}
-	return Blackboard{keys: emptyKeys, global: g}
-}
-
 // Now returns the blackboard's clock: the time of the agent's last tick.
 func (b *Blackboard) Now() time.Duration { return time.Duration(b.now) }
 

@@ -169,22 +169,36 @@ func (h *handler) agentID(w http.ResponseWriter, r *http.Request) (int, bool) {
 
 // withAgent runs fn under the session lock with agent id, or writes 404.
 func (h *handler) withAgent(w http.ResponseWriter, r *http.Request, fn func(a *arbor.Agent) any) {
+	h.locked(w, r, func(id int) any {
+		if a := h.s.m.Agent(id); a != nil {
+			return fn(a)
+		}
+		return noAgent(id)
+	})
+}
+
+// withRecorded is withAgent for the reads of recorded ticks, which also
+// serve a watched agent removed from the manager a short while ago; wt is
+// the agent's watch, nil when it is not watched.
+func (h *handler) withRecorded(w http.ResponseWriter, r *http.Request, fn func(a *arbor.Agent, wt *watch) any) {
+	h.locked(w, r, func(id int) any {
+		if a, wt, _ := h.s.recordedLocked(id); a != nil {
+			return fn(a, wt)
+		}
+		return noAgent(id)
+	})
+}
+
+// locked runs fn under the session lock with the request's agent id and
+// writes what it returns: JSON, or an httpError.
+func (h *handler) locked(w http.ResponseWriter, r *http.Request, fn func(id int) any) {
 	id, ok := h.agentID(w, r)
 	if !ok {
 		return
 	}
-	s := h.s
-	s.mu.Lock()
-	a := s.m.Agent(id)
-	var out any
-	if a != nil {
-		out = fn(a)
-	}
-	s.mu.Unlock()
-	if a == nil {
-		h.fail(w, http.StatusNotFound, "no agent %d", id)
-		return
-	}
+	h.s.mu.Lock()
+	out := fn(id)
+	h.s.mu.Unlock()
 	if e, isErr := out.(httpError); isErr {
 		h.fail(w, e.code, "%s", e.msg)
 		return
@@ -192,31 +206,9 @@ func (h *handler) withAgent(w http.ResponseWriter, r *http.Request, fn func(a *a
 	h.writeJSON(w, http.StatusOK, out)
 }
 
-// withRecorded is withAgent for the reads of recorded ticks, which also
-// serve a watched agent removed from the manager a short while ago; wt is
-// the agent's watch, nil when it is not watched.
-func (h *handler) withRecorded(w http.ResponseWriter, r *http.Request, fn func(a *arbor.Agent, wt *watch) any) {
-	id, ok := h.agentID(w, r)
-	if !ok {
-		return
-	}
-	s := h.s
-	s.mu.Lock()
-	a, wt, _ := s.recordedLocked(id)
-	var out any
-	if a != nil {
-		out = fn(a, wt)
-	}
-	s.mu.Unlock()
-	if a == nil {
-		h.fail(w, http.StatusNotFound, "no agent %d", id)
-		return
-	}
-	if e, isErr := out.(httpError); isErr {
-		h.fail(w, e.code, "%s", e.msg)
-		return
-	}
-	h.writeJSON(w, http.StatusOK, out)
+// noAgent is the answer about an agent that is not there.
+func noAgent(id int) httpError {
+	return httpError{code: http.StatusNotFound, msg: fmt.Sprintf("no agent %d", id)}
 }
 
 type httpError struct {

@@ -1077,20 +1077,22 @@ func (d *Driver) Apply(bb *arbor.Blackboard, id, t int) {
 		case x < 3:
 			bb.Delete(k)
 		case x < 5 && !d.NoTTL:
-			v := d.value(r)
+			v := d.Value(r)
 			ttl := time.Duration(r.IntN(150)) * time.Millisecond
 			if d.ExactTTL {
 				ttl = ttl.Truncate(Tick)
 			}
 			bb.SetTTL(k, v, ttl)
 		default:
-			bb.Set(k, d.value(r))
+			bb.Set(k, d.Value(r))
 		}
 	}
 }
 
-// value returns a random value for a data key.
-func (d *Driver) value(r *rand.Rand) any {
+// Value returns a random value for a data key: mostly small numbers
+// (always half the time with Numeric), booleans and strings, now and then
+// a NaN, an infinity, -0, a list, or a Vec with UserValues.
+func (d *Driver) Value(r *rand.Rand) any {
 	if d.Numeric && r.IntN(2) == 0 {
 		return float64(r.IntN(4))
 	}

@@ -64,7 +64,7 @@ type handler struct {
 // the caller adds the API.
 func newHandler(log *slog.Logger) *handler {
 	h := &handler{log: log, mux: http.NewServeMux()}
-	var files http.Handler = http.NotFoundHandler()
+	files := http.NotFoundHandler()
 	if sub, err := fs.Sub(static, "static"); err == nil {
 		files = http.FileServer(http.FS(sub))
 	} else {

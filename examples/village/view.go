@@ -78,7 +78,7 @@ type worldInfo struct {
 // clicking a villager opens it there.
 func (w *World) Handler(debuggerURL string) http.Handler {
 	mux := http.NewServeMux()
-	var files http.Handler = http.NotFoundHandler()
+	files := http.NotFoundHandler()
 	if sub, err := fs.Sub(static, "static"); err == nil {
 		files = http.FileServer(http.FS(sub))
 	} else {

@@ -49,7 +49,7 @@ type Zone struct {
 	H      float64 `json:"h"` // extent along z
 }
 
-// The zones, at the positions of village.md. The spec gives the sizes of
+// Zones are the zones of the village, at the positions of village.md. The spec gives the sizes of
 // the playground and the river; the others are 6 × 5.
 var Zones = []Zone{
 	{Name: "Playground", Colour: "#4caf50", Centre: Vec{0, 0}, W: 15, H: 12},

@@ -48,7 +48,7 @@ func (w *Arbor) Attacks() int64 {
 	return sum
 }
 
-// Measure times ticks rounds of a fresh set of n agents after warm ticks.
+// MeasureArbor times ticks rounds of a fresh set of n agents after warm ticks.
 func MeasureArbor(tree *arbor.Tree, n, ticks, workers int) Run {
 	w := NewArbor(tree, n, workers)
 	defer w.Manager.Close()

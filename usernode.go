@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"strings"
 	"time"
 	"unsafe"
 )
@@ -57,7 +58,9 @@ type Condition interface {
 //
 // An action may also implement any of Start(*Ctx, *M) error,
 // End(*Ctx, *M, Status), Halt(*Ctx, *M), Pause(*Ctx, *M, bool) and
-// Awake(*Ctx, *M), called as semantics §2 says.
+// Awake(*Ctx, *M), called as semantics §2 says. A method with one of these
+// names and another signature is a registration error (it would never be
+// called).
 type Action[M any] interface {
 	Tick(c *Ctx, m *M) (Status, error)
 }
@@ -67,6 +70,49 @@ type ender[M any] interface{ End(*Ctx, *M, Status) }
 type halter[M any] interface{ Halt(*Ctx, *M) }
 type pauser[M any] interface{ Pause(*Ctx, *M, bool) }
 type awaker[M any] interface{ Awake(*Ctx, *M) }
+
+// methodType writes a method's function type without its first skip
+// inputs (the receiver).
+func methodType(t reflect.Type, skip int) string {
+	var in, out []string
+	for i := skip; i < t.NumIn(); i++ {
+		in = append(in, t.In(i).String())
+	}
+	for i := 0; i < t.NumOut(); i++ {
+		out = append(out, t.Out(i).String())
+	}
+	s := "func(" + strings.Join(in, ", ") + ")"
+	switch len(out) {
+	case 0:
+	case 1:
+		s += " " + out[0]
+	default:
+		s += " (" + strings.Join(out, ", ") + ")"
+	}
+	return s
+}
+
+// callbackMismatch reports a method of t named like an optional action
+// callback whose signature is not the callback's: it would never be
+// called, which is a mistake easy to make and hard to see.
+func callbackMismatch[M any](t reflect.Type) error {
+	for _, cb := range []struct {
+		name string
+		want reflect.Type
+	}{
+		{"Start", reflect.TypeOf((*starter[M])(nil)).Elem()},
+		{"End", reflect.TypeOf((*ender[M])(nil)).Elem()},
+		{"Halt", reflect.TypeOf((*halter[M])(nil)).Elem()},
+		{"Pause", reflect.TypeOf((*pauser[M])(nil)).Elem()},
+		{"Awake", reflect.TypeOf((*awaker[M])(nil)).Elem()},
+	} {
+		if m, ok := t.MethodByName(cb.name); ok && !t.Implements(cb.want) {
+			w, _ := cb.want.MethodByName(cb.name)
+			return fmt.Errorf("method %s has type %s, want %s: it would never be called", cb.name, methodType(m.Type, 1), w.Type)
+		}
+	}
+	return nil
+}
 
 // TypeOption configures a registered node type.
 type TypeOption func(*typeOptions)
@@ -121,6 +167,9 @@ func RegisterAction[N any, M any, P interface {
 	if err != nil {
 		return fmt.Errorf("register action %q: %w", name, err)
 	}
+	if err := callbackMismatch[M](reflect.TypeOf(P(nil))); err != nil {
+		return fmt.Errorf("register action %q: %w", name, err)
+	}
 	return r.add(&nodeType{name: name, kind: kAction, shape: shapeLeaf, params: schema.names(), anyParams: o.anyParams,
 		user: func(pr *paramReader) userNode {
 			n := new(N)
@@ -142,6 +191,9 @@ func RegisterActionFactory[M any](r *Registry, name string, params []string, bui
 				pr.get(p)
 			}
 			act, err := build(pr.params)
+			if err == nil && act != nil {
+				err = callbackMismatch[M](reflect.TypeOf(act))
+			}
 			if err != nil {
 				pr.errf("", "%v", err)
 				return nil

@@ -1294,3 +1294,64 @@ func TestRegisterErrors(t *testing.T) {
 		}
 	})
 }
+
+// Actions whose optional callbacks have the wrong signature: each would
+// never be called, so registering them is an error.
+type (
+	startNoError  struct{}
+	haltNoMemory  struct{}
+	endNoStatus   struct{}
+	pauseNoFlag   struct{}
+	awakeByValue  struct{}
+	rightCallback struct{}
+	cbMem         struct{ n int }
+)
+
+func (startNoError) Tick(*arbor.Ctx, *cbMem) (arbor.Status, error)  { return arbor.Success, nil }
+func (*startNoError) Start(*arbor.Ctx, *cbMem)                      {}
+func (haltNoMemory) Tick(*arbor.Ctx, *cbMem) (arbor.Status, error)  { return arbor.Success, nil }
+func (*haltNoMemory) Halt(*arbor.Ctx)                               {}
+func (endNoStatus) Tick(*arbor.Ctx, *cbMem) (arbor.Status, error)   { return arbor.Success, nil }
+func (*endNoStatus) End(*arbor.Ctx, *cbMem)                         {}
+func (pauseNoFlag) Tick(*arbor.Ctx, *cbMem) (arbor.Status, error)   { return arbor.Success, nil }
+func (*pauseNoFlag) Pause(*arbor.Ctx, *cbMem)                       {}
+func (awakeByValue) Tick(*arbor.Ctx, *cbMem) (arbor.Status, error)  { return arbor.Success, nil }
+func (*awakeByValue) Awake(*arbor.Ctx, cbMem)                       {}
+func (rightCallback) Tick(*arbor.Ctx, *cbMem) (arbor.Status, error) { return arbor.Success, nil }
+func (*rightCallback) Halt(*arbor.Ctx, *cbMem)                      {}
+
+func TestRegisterRejectsMistypedCallbacks(t *testing.T) {
+	tests := []struct {
+		name string
+		reg  func(r *arbor.Registry) error
+		want string // "" for no error
+	}{
+		{"Start without error", func(r *arbor.Registry) error { return arbor.RegisterAction[startNoError, cbMem](r, "A") }, "method Start has type"},
+		{"Halt without memory", func(r *arbor.Registry) error { return arbor.RegisterAction[haltNoMemory, cbMem](r, "A") }, "method Halt has type"},
+		{"End without status", func(r *arbor.Registry) error { return arbor.RegisterAction[endNoStatus, cbMem](r, "A") }, "method End has type"},
+		{"Pause without flag", func(r *arbor.Registry) error { return arbor.RegisterAction[pauseNoFlag, cbMem](r, "A") }, "method Pause has type"},
+		{"Awake with memory by value", func(r *arbor.Registry) error { return arbor.RegisterAction[awakeByValue, cbMem](r, "A") }, "method Awake has type"},
+		{"a right Halt", func(r *arbor.Registry) error { return arbor.RegisterAction[rightCallback, cbMem](r, "A") }, ""},
+	}
+	for _, tt := range tests {
+		err := tt.reg(arbor.NewRegistry())
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
+		}
+	}
+	// A factory's actions are checked when the node loads.
+	reg := arbor.NewRegistry()
+	err := arbor.RegisterActionFactory[cbMem](reg, "F", nil, func(map[string]any) (arbor.Action[cbMem], error) {
+		return &haltNoMemory{}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": arbor.Leaf("F")}}, reg)
+	if err == nil || !strings.Contains(err.Error(), "method Halt has type func(*arbor.Ctx)") {
+		t.Errorf("factory action with a mistyped Halt: error %v", err)
+	}
+}

@@ -176,25 +176,35 @@ func (m *Manager) Tick(now time.Duration) { m.TickWith(now, nil) }
 // TickWith is Tick with a function called for each agent right before its
 // tick, on the worker goroutine that ticks it: the place for per-agent
 // sensing (writing the agent's blackboard) in parallel. before must only
-// touch its own agent.
+// touch its own agent. A panic in before (user node panics are caught by
+// the engine) reaches the caller of TickWith, on its goroutine, once the
+// workers have stopped; the agents ticked until then keep their tick and
+// their global writes are applied.
 func (m *Manager) TickWith(now time.Duration, before func(*Agent)) {
-	n := len(m.agents)
 	m.globals.ticking = true
-	if m.workers <= 1 || n <= chunk {
+	defer m.endTick()
+	if m.workers <= 1 || len(m.agents) <= chunk {
 		tickAgents(m.agents, now, before, &m.dirty)
-	} else {
-		if m.pool == nil {
-			m.pool = newWorkerPool(m.workers)
-		}
-		m.pool.run(m.agents, now, before)
-		for i := range m.pool.dirty {
-			m.dirty = append(m.dirty, m.pool.dirty[i]...)
-			m.pool.dirty[i] = m.pool.dirty[i][:0]
+		return
+	}
+	if m.pool == nil {
+		m.pool = newWorkerPool(m.workers)
+	}
+	m.pool.run(m.agents, now, before)
+}
+
+// endTick ends a manager tick, also one cut short by a panic: the global
+// scope becomes writable and the agents' global writes are applied in
+// ascending id order.
+func (m *Manager) endTick() {
+	if p := m.pool; p != nil {
+		for i := range p.dirty {
+			m.dirty = append(m.dirty, p.dirty[i]...)
+			p.dirty[i] = p.dirty[i][:0]
 		}
 	}
 	m.globals.ticking = false
 	if len(m.dirty) > 0 {
-		// Apply the agents' global writes in ascending id order.
 		slices.SortFunc(m.dirty, func(x, y *Agent) int { return x.id - y.id })
 		for _, a := range m.dirty {
 			a.bb.flushPending()
@@ -218,6 +228,8 @@ type tickJob struct {
 	before func(*Agent)
 	next   atomic.Int64
 	wg     sync.WaitGroup
+	mu     sync.Mutex
+	panic  any // the first panic of a worker, raised again by run
 }
 
 func newWorkerPool(n int) *workerPool {
@@ -235,9 +247,20 @@ func (p *workerPool) work(dirty *[]*Agent) {
 	}
 }
 
-// tickChunks takes chunks of agents until none are left.
+// tickChunks takes chunks of agents until none are left. A panic stops
+// the job (no more chunks are taken) and is kept for run to raise.
 func (j *tickJob) tickChunks(dirty *[]*Agent) {
 	n := int64(len(j.agents))
+	defer func() {
+		if r := recover(); r != nil {
+			j.next.Store(n)
+			j.mu.Lock()
+			if j.panic == nil {
+				j.panic = r
+			}
+			j.mu.Unlock()
+		}
+	}()
 	for {
 		lo := j.next.Add(chunk) - chunk
 		if lo >= n {
@@ -258,6 +281,10 @@ func (p *workerPool) run(agents []*Agent, now time.Duration, before func(*Agent)
 	}
 	j.wg.Wait()
 	j.agents, j.before = nil, nil
+	if r := j.panic; r != nil {
+		j.panic = nil
+		panic(r)
+	}
 }
 
 // tickAgents ticks agents of a manager tick, but the paused ones, and

@@ -209,3 +209,40 @@ func TestManagerMixesTrees(t *testing.T) {
 		t.Fatalf("second tick: reader %v, want success (the write was applied after the first tick)", r.Status())
 	}
 }
+
+// A panic in TickWith's before reaches the caller (also from a worker
+// goroutine), and the manager ticks normally afterwards.
+func TestManagerBeforePanicReachesCaller(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		tree := mustCompile(t, arbor.NewRegistry(), arbor.WaitTicks(1))
+		m := arbor.NewManager(arbor.WithWorkers(workers))
+		for i := 0; i < 1000; i++ {
+			m.Add(tree)
+		}
+		boom := func(a *arbor.Agent) {
+			if a.ID() == 500 {
+				panic("sensor broke")
+			}
+		}
+		got := func() (r any) {
+			defer func() { r = recover() }()
+			m.TickWith(time.Second, boom)
+			return nil
+		}()
+		if got != "sensor broke" {
+			t.Fatalf("workers=%d: recovered %v, want the before panic", workers, got)
+		}
+		// The global scope is writable again and the next tick ticks all.
+		arbor.NewKey[float64]("@after").Set(m.Agent(0).Blackboard(), 1)
+		if v, err := arbor.NewKey[float64]("@after").Get(m.Agent(1).Blackboard()); err != nil || v != 1 {
+			t.Fatalf("workers=%d: global write after the panic: %v %v", workers, v, err)
+		}
+		m.Tick(2 * time.Second)
+		for _, a := range m.Agents() {
+			if a.Now() != 2*time.Second {
+				t.Fatalf("workers=%d: agent %d not ticked after the panic (now %v)", workers, a.ID(), a.Now())
+			}
+		}
+		m.Close()
+	}
+}

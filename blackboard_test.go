@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -665,5 +666,25 @@ func TestValueEqual(t *testing.T) {
 				t.Fatalf("tick = %v, want %v", s, c.want)
 			}
 		})
+	}
+}
+
+// A missing key's error names the key, matches ErrMissing, and costs no
+// allocation.
+func TestKeyGetMissingNamesTheKey(t *testing.T) {
+	tree := mustCompile(t, arbor.NewRegistry(), arbor.Check("hp", "<", 30))
+	bb := arbor.NewAgent(tree).Blackboard()
+	hp := arbor.NewKey[float64]("hp")
+	_, err := hp.Get(bb)
+	var me *arbor.MissingError
+	if !errors.Is(err, arbor.ErrMissing) || !errors.As(err, &me) || me.Key != "hp" || !strings.Contains(err.Error(), `"hp"`) {
+		t.Fatalf("Get of a missing key: %v", err)
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = hp.Get(bb) }); n != 0 {
+		t.Errorf("a missing Get allocates %v times", n)
+	}
+	var zero arbor.Key[float64]
+	if _, err := zero.Get(bb); !errors.Is(err, arbor.ErrMissing) || zero.Name() != "" {
+		t.Errorf("zero Key: %v, name %q", err, zero.Name())
 	}
 }

@@ -22,10 +22,10 @@ import (
 // representable), any (reads whatever is stored), or any other type (stored
 // as is, read back by type assertion).
 type Key[T any] struct {
-	id     int32
-	global bool
-	conv   conv
-	name   string
+	id      int32
+	global  bool
+	conv    conv
+	missing *MissingError // Get's error for an absent key; holds the name
 }
 
 // conv is how a Key's type maps to blackboard values, decided once by
@@ -67,14 +67,32 @@ func convFor[T any]() conv {
 // NewKey returns the handle for the blackboard key name. Handles are cheap
 // values; create them once (package variables are typical) and reuse them.
 func NewKey[T any](name string) Key[T] {
-	return Key[T]{id: internKey(name), global: isGlobalName(name), conv: convFor[T](), name: name}
+	return Key[T]{id: internKey(name), global: isGlobalName(name), conv: convFor[T](), missing: &MissingError{Key: name}}
 }
 
 // Name returns the key's name.
-func (k Key[T]) Name() string { return k.name }
+func (k Key[T]) Name() string {
+	if k.missing == nil {
+		return ""
+	}
+	return k.missing.Key
+}
 
-// ErrMissing is returned when a key is absent or has expired.
+// ErrMissing is returned when a key is absent or has expired. Key.Get
+// returns a *MissingError naming the key, which matches ErrMissing with
+// errors.Is.
 var ErrMissing = errors.New("blackboard key is missing")
+
+// MissingError is Key.Get's error for an absent or expired key. Each Key
+// holds its own, so a missing read allocates nothing.
+type MissingError struct {
+	Key string // the key's name
+}
+
+func (e *MissingError) Error() string { return fmt.Sprintf("blackboard key %q is missing", e.Key) }
+
+// Is makes errors.Is(err, ErrMissing) hold.
+func (e *MissingError) Is(target error) bool { return target == ErrMissing }
 
 // TypeError reports a read through a handle of another type than the value
 // stored.
@@ -95,6 +113,9 @@ func (k Key[T]) Get(bb *Blackboard) (T, error) {
 	var out T
 	s := bb.get(k.id, k.global)
 	if s == nil {
+		if k.missing != nil {
+			return out, k.missing
+		}
 		return out, ErrMissing
 	}
 	if k.conv != convGeneric {
@@ -104,7 +125,7 @@ func (k Key[T]) Get(bb *Blackboard) (T, error) {
 	} else if convertTo(s.value(), &out) {
 		return out, nil
 	}
-	return out, &TypeError{Key: k.name, Want: fmt.Sprintf("%T", out), Got: s.kind, Val: s.value()}
+	return out, &TypeError{Key: k.Name(), Want: fmt.Sprintf("%T", out), Got: s.kind, Val: s.value()}
 }
 
 // Has reports whether the key is present (and not expired).

@@ -39,14 +39,14 @@ func (p Param[T]) Get(c *Ctx) (T, error) {
 	}
 	v, err := p.key.Get(c.Blackboard())
 	if err != nil {
-		return v, fmt.Errorf("parameter {%s}: %w", p.key.name, err)
+		return v, fmt.Errorf("parameter {%s}: %w", p.key.Name(), err)
 	}
 	return v, nil
 }
 
 // IsRef reports whether the parameter is a blackboard reference, and names
 // the key.
-func (p Param[T]) IsRef() (string, bool) { return p.key.name, p.ref }
+func (p Param[T]) IsRef() (string, bool) { return p.key.Name(), p.ref }
 
 func (p *Param[T]) setParam(raw any) error {
 	if s, ok := raw.(string); ok {

@@ -1355,3 +1355,43 @@ func TestRegisterRejectsMistypedCallbacks(t *testing.T) {
 		t.Errorf("factory action with a mistyped Halt: error %v", err)
 	}
 }
+
+// A Param[time.Duration] literal is milliseconds, like a time.Duration
+// field; type errors name the type with its article.
+type durParams struct {
+	Every arbor.Param[time.Duration] `arbor:"every"`
+	Count arbor.Param[int]           `arbor:"count,default=1"`
+}
+
+var gotEvery time.Duration
+
+func (p *durParams) Tick(c *arbor.Ctx, _ *struct{}) (arbor.Status, error) {
+	d, err := p.Every.Get(c)
+	gotEvery = d
+	return arbor.Success, err
+}
+
+func TestParamDurationIsMilliseconds(t *testing.T) {
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterAction[durParams, struct{}](reg, "Every"); err != nil {
+		t.Fatal(err)
+	}
+	tree := mustCompile(t, reg, arbor.Leaf("Every", "every", 300))
+	arbor.NewAgent(tree).Tick(time.Second)
+	if gotEvery != 300*time.Millisecond {
+		t.Errorf("every: 300 read as %v, want 300ms", gotEvery)
+	}
+	for _, tt := range []struct {
+		leaf *arbor.Node
+		want string
+	}{
+		{arbor.Leaf("Every", "every", -1), "want a duration in milliseconds"},
+		{arbor.Leaf("Every", "every", "soon"), "want a duration in milliseconds"},
+		{arbor.Leaf("Every", "every", 1, "count", "x"), "want an int or a {key} reference"},
+	} {
+		_, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": tt.leaf}}, reg)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: error %v, want %q", tt.leaf.Params, err, tt.want)
+		}
+	}
+}

@@ -56,11 +56,26 @@ func (p *Param[T]) setParam(raw any) error {
 		}
 	}
 	var v T
-	if !convertTo(ValueOf(raw), &v) {
-		return fmt.Errorf("want a %T or a {key} reference, got %s", v, describe(raw))
+	if d, ok := any(&v).(*time.Duration); ok {
+		// As duration fields: a literal number of milliseconds.
+		f, isNum := ValueOf(raw).Number()
+		if !isNum || f < 0 {
+			return fmt.Errorf("want a duration in milliseconds (a number ≥ 0) or a {key} reference, got %s", describe(raw))
+		}
+		*d = time.Duration(f * float64(time.Millisecond))
+	} else if !convertTo(ValueOf(raw), &v) {
+		return fmt.Errorf("want %s or a {key} reference, got %s", article(fmt.Sprintf("%T", v)), describe(raw))
 	}
 	*p = Lit(v)
 	return nil
+}
+
+// article puts "a" or "an" before a type's name.
+func article(name string) string {
+	if name != "" && strings.ContainsRune("aeiouAEIOU", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 type paramSetter interface{ setParam(raw any) error }
@@ -195,7 +210,7 @@ func setField(fv reflect.Value, raw any) error {
 		}
 		rv := reflect.ValueOf(raw)
 		if !rv.Type().AssignableTo(fv.Type()) {
-			return fmt.Errorf("want a %s, got %s", fv.Type(), describe(raw))
+			return fmt.Errorf("want %s, got %s", article(fv.Type().String()), describe(raw))
 		}
 		fv.Set(rv)
 		return nil
@@ -292,7 +307,7 @@ func setField(fv reflect.Value, raw any) error {
 		}
 	}
 	if !ok {
-		return fmt.Errorf("want a %s, got %s", fv.Type(), describe(raw))
+		return fmt.Errorf("want %s, got %s", article(fv.Type().String()), describe(raw))
 	}
 	return nil
 }

@@ -82,8 +82,11 @@ func WithOwner(owner any) AgentOption { return func(a *Agent) { a.owner = owner 
 // beginning with "@") instead of one of its own.
 func WithGlobals(g *Globals) AgentOption { return func(a *Agent) { a.bb.global = g } }
 
-// WithErrorHandler sets the function that receives node errors. The default
-// logs them with log/slog.
+// WithErrorHandler sets the function that receives node errors. It is
+// called from the goroutine ticking the agent: in a Manager with several
+// workers, from several goroutines at once for different agents. The
+// default logs them with log/slog (see NodeError), at most 10 a second
+// across the process.
 func WithErrorHandler(h func(*NodeError)) AgentOption {
 	return func(a *Agent) { a.coldPart().onError = h }
 }
@@ -112,6 +115,8 @@ func (e *SlowError) Error() string {
 func WithTracer(t Tracer) AgentOption { return func(a *Agent) { a.tracer = t } }
 
 // WithID sets the agent's id, shown in error reports and the debugger.
+// Manager.Add assigns ids itself, in order of addition, whatever WithID
+// says.
 func WithID(id int) AgentOption { return func(a *Agent) { a.id = id } }
 
 // NewAgent binds a new agent to a compiled tree and calls the awake
@@ -199,6 +204,10 @@ func (a *Agent) Blackboard() *Blackboard { return &a.bb }
 
 // Owner returns the agent's owner object (see WithOwner).
 func (a *Agent) Owner() any { return a.owner }
+
+// SetOwner sets the agent's owner object, as WithOwner does at creation:
+// for agents made by a restore (owners are not part of snapshots).
+func (a *Agent) SetOwner(owner any) { a.owner = owner }
 
 // ID returns the agent's id (see WithID).
 func (a *Agent) ID() int { return a.id }

@@ -1,6 +1,7 @@
 package arbor_test
 
 import (
+	"bytes"
 	"fmt"
 	"sync"
 	"testing"
@@ -250,5 +251,29 @@ func TestErrorLeafReports(t *testing.T) {
 	}
 	if len(got) != 1 || got[0].Path != "main.children[0]" || got[0].Err.Error() != "boom" {
 		t.Fatalf("reports %v", got)
+	}
+}
+
+// Restored agents have no owner until SetOwner gives them one.
+func TestSetOwnerAfterRestore(t *testing.T) {
+	tree := mustCompile(t, arbor.NewRegistry(), arbor.WaitTicks(3))
+	m := arbor.NewManager(arbor.WithWorkers(1))
+	m.Add(tree, arbor.WithOwner("npc-0"))
+	m.Tick(time.Second)
+	var buf bytes.Buffer
+	if err := m.Snapshot(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r := arbor.NewManager(arbor.WithWorkers(1))
+	if err := r.Restore(&buf, map[string]*arbor.Tree{tree.Name(): tree}); err != nil {
+		t.Fatal(err)
+	}
+	a := r.Agent(0)
+	if a.Owner() != nil {
+		t.Fatalf("restored owner = %v, want none", a.Owner())
+	}
+	a.SetOwner("npc-0")
+	if a.Owner() != "npc-0" {
+		t.Fatalf("owner = %v after SetOwner", a.Owner())
 	}
 }

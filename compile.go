@@ -33,7 +33,7 @@ type proto struct {
 
 // Compile validates a document against the registry and compiles its main
 // tree. Every problem is reported (as LoadErrors), each with the node's
-// path and type.
+// path and type. A nil registry knows only the built-in node types.
 func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error) {
 	var o CompileOptions
 	if len(opts) > 0 {

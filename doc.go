@@ -94,7 +94,13 @@
 // Key names are interned process-wide; a compiled tree lists the
 // agent-scope keys it mentions (Check, Set, "{key}" parameters), and an
 // agent's blackboard is an array with one slot per such key. A key the
-// tree does not mention gets a slot of the agent's own on first write.
+// tree does not mention gets a slot of the agent's own on first write,
+// found by a linear search among the agent's other such keys and kept
+// (Delete empties it). Interned names are never freed. Key names should
+// therefore come from a bounded set (a program's keys, a file's keys),
+// not be made per entity or per event ("target-" + id): keep such data in
+// one value (a map or a struct) under one key instead. Integers are
+// stored as float64 numbers: beyond 2^53 they round.
 //
 // # Tracing and the fast paths
 //

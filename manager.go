@@ -157,7 +157,8 @@ func (m *Manager) Stop() {
 	m.Close()
 }
 
-// Close stops the worker goroutines without halting agents.
+// Close stops the worker goroutines without halting agents. The manager
+// may tick again afterwards; the workers restart on demand.
 func (m *Manager) Close() {
 	m.closeMu.Lock()
 	defer m.closeMu.Unlock()

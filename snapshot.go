@@ -581,7 +581,8 @@ func (m *Manager) Snapshot(w io.Writer) error {
 // Restore reads a manager snapshot into an empty manager: the global scope,
 // then each agent, created on trees[its tree name] with opts and its
 // original id, and restored. A snapshot of another definition of a tree is
-// an error (see RestoreKeepingBlackboards).
+// an error (see RestoreKeepingBlackboards). Owners are not in snapshots:
+// give each restored agent its own with Agent.SetOwner (by ID).
 func (m *Manager) Restore(r io.Reader, trees map[string]*Tree, opts ...AgentOption) error {
 	return m.restore(r, trees, nil, opts)
 }

@@ -3,6 +3,7 @@ package arbor
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/arborbt/arbor/internal/suggest"
@@ -53,7 +54,7 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 	main := doc.Main
 	if main == "" {
 		if len(doc.Trees) != 1 {
-			el.add("main", "", 0, "the document has %d trees and no main tree", len(doc.Trees))
+			el.add("main", "", 0, "the document has %d trees (%s) and no main tree: name one with main", len(doc.Trees), treeNames(doc))
 			return nil, el.err()
 		}
 		for name := range doc.Trees {
@@ -527,6 +528,16 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 		t.compileLeads(i, p.guard != nil)
 	}
 	return i
+}
+
+// treeNames lists a document's tree names, sorted and quoted.
+func treeNames(doc *Document) string {
+	names := make([]string, 0, len(doc.Trees))
+	for name := range doc.Trees {
+		names = append(names, strconv.Quote(name))
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }
 
 func isConditionKind(k kind) bool {

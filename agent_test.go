@@ -3,6 +3,7 @@ package arbor_test
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -275,5 +276,29 @@ func TestSetOwnerAfterRestore(t *testing.T) {
 	a.SetOwner("npc-0")
 	if a.Owner() != "npc-0" {
 		t.Fatalf("owner = %v after SetOwner", a.Owner())
+	}
+}
+
+// Builder mistakes are reported by Compile, with the node's path.
+func TestLeafParameterMistakes(t *testing.T) {
+	reg := arbor.NewRegistry()
+	if err := reg.ActionFunc("Foo", func(*arbor.Ctx) (arbor.Status, error) { return arbor.Success, nil }, arbor.AnyParams()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		node *arbor.Node
+		want string
+	}{
+		{arbor.Leaf("Foo", "x"), "x has no value"},
+		{arbor.Leaf("Foo", 1, 2), "name 1 (int) is not a string"},
+		{arbor.Sequence(arbor.WaitTicks(1), arbor.Leaf("Foo", "a", 1, "b")), "trees.t.children[1] (Foo): builder parameters: b has no value"},
+	} {
+		_, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": tt.node}}, reg)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("error %v, want one containing %q", err, tt.want)
+		}
+	}
+	if _, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": arbor.Leaf("Foo", "a", 1)}}, reg); err != nil {
+		t.Errorf("a right Leaf: %v", err)
 	}
 }

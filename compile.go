@@ -148,6 +148,9 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool) *proto {
 		c.el.add(path, def.Type, def.Line, "%s", msg)
 		return nil
 	}
+	if def.bad != "" {
+		c.el.add(path, def.Type, def.Line, "%s", def.bad)
+	}
 	p := &proto{def: def, t: t, path: path, rel: rel}
 	params := normalizeParams(def.Params)
 	p.n = node{kind: t.kind, abort: def.Abort, guard: -1, umem: -1}

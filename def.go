@@ -63,6 +63,10 @@ type Node struct {
 	// SingleChild records that a file wrote the child as "child" rather
 	// than "children"; it only changes how error paths are spelled.
 	SingleChild bool
+
+	// bad is a mistake in a builder call (Leaf's parameter list), reported
+	// by Compile.
+	bad string
 }
 
 // Document is a set of named trees, one of which (Main) runs. SubTree nodes
@@ -101,18 +105,21 @@ func (n *Node) With(param string, value any) *Node {
 }
 
 // Leaf returns a leaf node of the given type (built-in or registered) with
-// parameters given as name, value pairs: Leaf("MoveTo", "target", "A").
+// parameters given as name, value pairs: Leaf("MoveTo", "target", "A"). A
+// name that is not a string, or a name without a value, is an error that
+// Compile reports.
 func Leaf(typ string, params ...any) *Node {
 	n := &Node{Type: typ}
 	for i := 0; i+1 < len(params); i += 2 {
 		name, ok := params[i].(string)
 		if !ok {
+			n.bad = fmt.Sprintf("builder parameters: name %v (%T) is not a string", params[i], params[i])
 			name = fmt.Sprint(params[i])
 		}
 		n.With(name, params[i+1])
 	}
 	if len(params)%2 == 1 {
-		n.With(fmt.Sprint(params[len(params)-1]), nil)
+		n.bad = fmt.Sprintf("builder parameters: %v has no value (parameters go in name, value pairs)", params[len(params)-1])
 	}
 	return n
 }

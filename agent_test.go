@@ -3,6 +3,7 @@ package arbor_test
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -300,5 +301,23 @@ func TestLeafParameterMistakes(t *testing.T) {
 	}
 	if _, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": arbor.Leaf("Foo", "a", 1)}}, reg); err != nil {
 		t.Errorf("a right Leaf: %v", err)
+	}
+}
+
+// A time.Duration in builder parameters is milliseconds, as in files.
+func TestBuilderDurationsAreMilliseconds(t *testing.T) {
+	tree := mustCompile(t, arbor.NewRegistry(), arbor.Sequence(
+		arbor.Leaf("Wait", "ms", 200*time.Millisecond),
+		arbor.Check("cooldown", "<", 1500*time.Millisecond),
+	))
+	a := arbor.NewAgent(tree)
+	arbor.NewKey[float64]("cooldown").Set(a.Blackboard(), 1000) // ms
+	var got []arbor.Status
+	for tick := 1; tick <= 3; tick++ {
+		got = append(got, a.Tick(time.Duration(tick)*100*time.Millisecond))
+	}
+	// Wait starts at 100 ms: running at 100 and 200, done at 300.
+	if want := []arbor.Status{arbor.Running, arbor.Running, arbor.Success}; !slices.Equal(got, want) {
+		t.Errorf("statuses %v, want %v", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/arborbt/arbor/internal/suggest"
 )
@@ -568,6 +569,9 @@ func normalizeValue(v any) any {
 	switch t := v.(type) {
 	case nil, bool, string, float64:
 		return v
+	case time.Duration:
+		// Durations in parameters are milliseconds, as in files.
+		return float64(t) / float64(time.Millisecond)
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {

@@ -52,7 +52,7 @@ func ParseAbort(s string) (Abort, bool) {
 type Node struct {
 	Type     string         // node type, built-in or registered
 	Name     string         // display label; optional
-	Params   map[string]any // parameters (JSON-like values: nil, bool, float64, string, []any, map[string]any, or Go numbers)
+	Params   map[string]any // parameters (JSON-like values: nil, bool, float64, string, []any, map[string]any, or Go numbers; a time.Duration is taken as milliseconds, the unit of files)
 	Children []*Node        // children of composites and decorators
 	Guard    *Node          // optional precondition
 	Abort    Abort          // conditional abort mode (Sequence, SequenceWithMemory, Selector)

@@ -100,7 +100,10 @@
 // therefore come from a bounded set (a program's keys, a file's keys),
 // not be made per entity or per event ("target-" + id): keep such data in
 // one value (a map or a struct) under one key instead. Integers are
-// stored as float64 numbers: beyond 2^53 they round.
+// stored as float64 numbers: beyond 2^53 they round. Durations in files
+// and in builder parameters (time.Duration values) are milliseconds, but
+// a Key[time.Duration] stores a number of nanoseconds: to compare a
+// duration with a Check, keep it in a Key[float64] as milliseconds.
 //
 // # Tracing and the fast paths
 //

@@ -131,7 +131,7 @@ func KeepMemory() TypeOption { return func(o *typeOptions) { o.keepMemory = true
 func AnyParams() TypeOption { return func(o *typeOptions) { o.anyParams = true } }
 
 // RegisterCondition registers a condition type whose parameters are the
-// fields of N (see the package documentation for the field tags).
+// fields of N (the tags and field types are RegisterAction's).
 func RegisterCondition[N any, P interface {
 	*N
 	Condition
@@ -158,6 +158,19 @@ func (r *Registry) ConditionFunc(name string, fn func(c *Ctx) (bool, error), opt
 
 // RegisterAction registers an action type whose parameters are the fields
 // of N and whose per-agent memory is M.
+//
+// Parameters: every exported field of N is one, named by its `arbor:"name"`
+// tag or, without one, by the field's name with a lower-case first letter;
+// `arbor:"-"` skips a field. Options follow the name: `arbor:"speed,required"`
+// (a missing parameter is a load error), `arbor:"speed,default=1.5"` (the
+// default in JSON, or a bare string). Field types: bool, string, the
+// integer and float types, time.Duration (a number of milliseconds),
+// Param[T] (a literal or a "{key}" blackboard reference, read with Get),
+// any, and slices and string-keyed maps of those. A value of the wrong
+// type, or an integer field given a fraction, is a load error with the
+// node's path. Each node of the tree gets its own N, filled once when the
+// tree compiles; it is shared by every agent running the tree, so per-agent
+// state belongs in M.
 func RegisterAction[N any, M any, P interface {
 	*N
 	Action[M]

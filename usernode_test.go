@@ -1395,3 +1395,24 @@ func TestParamDurationIsMilliseconds(t *testing.T) {
 		}
 	}
 }
+
+type intParam struct {
+	N int `arbor:"n"`
+}
+
+func (*intParam) Tick(*arbor.Ctx, *struct{}) (arbor.Status, error) { return arbor.Success, nil }
+
+// An integer parameter given a fraction is a load error.
+func TestIntParamRejectsFractions(t *testing.T) {
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterAction[intParam, struct{}](reg, "I"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": arbor.Leaf("I", "n", 1.5)}}, reg)
+	if err == nil || !strings.Contains(err.Error(), "n") {
+		t.Fatalf("n: 1.5 loaded: %v", err)
+	}
+	if _, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": arbor.Leaf("I", "n", 2)}}, reg); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -28,7 +28,6 @@ import (
 	"github.com/arborbt/arbor/format/b3"
 	"github.com/arborbt/arbor/format/btcpp"
 	"github.com/arborbt/arbor/format/internal/conv"
-	"github.com/arborbt/arbor/internal/rawdoc"
 	"github.com/arborbt/arbor/scenario"
 )
 
@@ -81,7 +80,7 @@ func DetectData(data []byte) string {
 		return BTCPP
 	}
 	if bytes.HasPrefix(trimmed, []byte("{")) {
-		if v, err := rawdoc.Parse(data, false, rawdoc.Limits{MaxBytes: conv.MaxBytes, MaxDepth: conv.MaxDepth}); err == nil && b3.Detect(v) {
+		if b3.Detect(data) {
 			return B3
 		}
 	}

@@ -92,9 +92,15 @@ func LoadFile(path string) (*arbor.Document, error) {
 	return doc, nil
 }
 
-// Detect reports whether a parsed JSON document looks like Behavior3
-// editor JSON rather than a native Arbor document.
-func Detect(v *rawdoc.Value) bool {
+// Detect reports whether a JSON document looks like Behavior3 editor JSON
+// rather than a native Arbor document. Data that is not JSON is neither.
+func Detect(data []byte) bool {
+	v, err := rawdoc.Parse(data, false, rawdoc.Limits{MaxBytes: conv.MaxBytes, MaxDepth: conv.MaxDepth})
+	return err == nil && detect(v)
+}
+
+// detect is Detect on a parsed document.
+func detect(v *rawdoc.Value) bool {
 	if v == nil || v.Kind != rawdoc.Object {
 		return false
 	}

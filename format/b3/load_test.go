@@ -179,3 +179,22 @@ func TestByteOrderMark(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestDetect(t *testing.T) {
+	for _, tt := range []struct {
+		data string
+		want bool
+	}{
+		{`{"scope": "tree", "root": "a", "nodes": {"a": {"name": "Runner"}}}`, true},
+		{`{"data": {"scope": "project", "trees": []}}`, true},
+		{`{"trees": [{"id": "x", "root": "a", "nodes": {}}]}`, true},
+		{`{"format": "arbor/1", "trees": {"T": {"type": "Success"}}}`, false},
+		{`{"type": "Success"}`, false},
+		{`not json`, false},
+		{`[1, 2]`, false},
+	} {
+		if got := b3.Detect([]byte(tt.data)); got != tt.want {
+			t.Errorf("Detect(%s) = %v, want %v", tt.data, got, tt.want)
+		}
+	}
+}

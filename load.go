@@ -114,14 +114,15 @@ func decodeDocumentDepth(v *rawdoc.Value, maxDepth int) (*Document, error) {
 		el.add("", "", v.Line, "a tree document must be an object, got a %s", v.Kind)
 		return nil, el.err()
 	}
-	for _, d := range v.Dups {
-		el.add(d.Key, "", d.Line, "duplicate key %q", d.Key)
-	}
 	doc := &Document{Trees: map[string]*Node{}}
 	if v.Get("type") != nil {
+		// A bare node: its duplicate keys are the node's, reported with its path.
 		doc.Main = BareTreeName
 		doc.Trees[BareTreeName] = d.node(v, "trees."+BareTreeName, 1)
 		return doc, el.err()
+	}
+	for _, d := range v.Dups {
+		el.add(d.Key, "", d.Line, "duplicate key %q", d.Key)
 	}
 	for _, f := range v.Fields {
 		switch f.Key {

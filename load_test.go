@@ -1026,3 +1026,25 @@ func TestCanonicalType(t *testing.T) {
 		}
 	}
 }
+
+// A duplicate key of a bare root node is reported once, with the node's
+// path.
+func TestBareNodeDuplicateKeyReportedOnce(t *testing.T) {
+	for _, src := range []struct {
+		data string
+		yaml bool
+	}{
+		{`{"type": "Sequence", "type": "Selector", "children": [{"type": "Success"}]}`, false},
+		{"type: Sequence\ntype: Selector\nchildren: [{type: Success}]\n", true},
+	} {
+		parse := arbor.ParseJSON
+		if src.yaml {
+			parse = arbor.ParseYAML
+		}
+		_, err := parse([]byte(src.data))
+		var le arbor.LoadErrors
+		if !errors.As(err, &le) || len(le) != 1 || !strings.Contains(le[0].Error(), "trees.root (Sequence") {
+			t.Errorf("%q: %v", src.data, err)
+		}
+	}
+}

@@ -1304,7 +1304,7 @@ type (
 	pauseNoFlag   struct{}
 	awakeByValue  struct{}
 	rightCallback struct{}
-	cbMem         struct{ n int }
+	cbMem         struct{}
 )
 
 func (startNoError) Tick(*arbor.Ctx, *cbMem) (arbor.Status, error)  { return arbor.Success, nil }

@@ -321,3 +321,22 @@ func TestBuilderDurationsAreMilliseconds(t *testing.T) {
 		t.Errorf("statuses %v, want %v", got, want)
 	}
 }
+
+// The builders for Set with a time to live and RunOnce with a fixed
+// result.
+func TestSetForAndRunOnceThen(t *testing.T) {
+	tree := mustCompile(t, arbor.NewRegistry(), arbor.Sequence(
+		arbor.RunOnceThen(arbor.Failure, arbor.SetFor("alarm", true, 150*time.Millisecond)),
+	))
+	a := arbor.NewAgent(tree)
+	alarm := arbor.NewKey[bool]("alarm")
+	if s := a.Tick(100 * time.Millisecond); s != arbor.Success || !alarm.Has(a.Blackboard()) {
+		t.Fatalf("first tick: %v, alarm %v", s, alarm.Has(a.Blackboard()))
+	}
+	if s := a.Tick(200 * time.Millisecond); s != arbor.Failure || !alarm.Has(a.Blackboard()) {
+		t.Fatalf("second tick: %v (want the fixed failure), alarm %v", s, alarm.Has(a.Blackboard()))
+	}
+	if a.Tick(300 * time.Millisecond); alarm.Has(a.Blackboard()) {
+		t.Fatal("alarm still set after its 150 ms")
+	}
+}

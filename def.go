@@ -208,8 +208,15 @@ func Cooldown(d time.Duration, child *Node) *Node {
 // Limiter lets its child complete at most max times over the agent's life.
 func Limiter(max int, child *Node) *Node { return decorator("Limiter", child, "max", max) }
 
-// RunOnce runs its child to completion once, then returns that result.
+// RunOnce runs its child to completion once, then returns that result
+// (RunOnceThen: a fixed one).
 func RunOnce(child *Node) *Node { return decorator("RunOnce", child) }
+
+// RunOnceThen runs its child to completion once; from then on it returns
+// then (Success or Failure) without ticking the child.
+func RunOnceThen(then Status, child *Node) *Node {
+	return decorator("RunOnce", child, "then", then.String())
+}
 
 // SubTree runs the named tree of the same document as its child.
 func SubTree(tree string) *Node { return Leaf("SubTree", "tree", tree) }
@@ -241,3 +248,8 @@ func Check(key, op string, value ...any) *Node {
 
 // Set writes a blackboard value and succeeds.
 func Set(key string, value any) *Node { return Leaf("Set", "key", key, "value", value) }
+
+// SetFor writes a blackboard value that expires after ttl, and succeeds.
+func SetFor(key string, value any, ttl time.Duration) *Node {
+	return Set(key, value).With("ttlMs", ms(ttl))
+}

@@ -94,9 +94,10 @@
 // Key names are interned process-wide; a compiled tree lists the
 // agent-scope keys it mentions (Check, Set, "{key}" parameters), and an
 // agent's blackboard is an array with one slot per such key. A key the
-// tree does not mention gets a slot of the agent's own on first write,
-// found by a linear search among the agent's other such keys and kept
-// (Delete empties it). Interned names are never freed. Key names should
+// tree does not mention gets a slot of the agent's own on first write
+// (found by a short linear search, or a map once the agent has more than
+// a few), kept for the agent's life (Delete empties it). Interned names
+// are never freed. Key names should
 // therefore come from a bounded set (a program's keys, a file's keys),
 // not be made per entity or per event ("target-" + id): keep such data in
 // one value (a map or a struct) under one key instead. Integers are

@@ -12,7 +12,14 @@ type keyIndex struct {
 	ids    []int32 // slot → key id: the tree's keys (the first n), then an agent's own
 	n      int     // the tree's keys
 	shared bool    // a tree's index: copied before an agent adds keys
+	// extra maps an agent's own keys to their slots once it has more than
+	// a few (before, a linear search finds them).
+	extra map[int32]int32
 }
+
+// extraScan is how many keys of its own an agent looks up by a linear
+// search before it builds a map of them.
+const extraScan = 8
 
 // emptyKeys is the index of a blackboard without tree keys.
 var emptyKeys = &keyIndex{shared: true}
@@ -39,6 +46,12 @@ func (x *keyIndex) find(id int32) int32 {
 			return j
 		}
 	}
+	if x.extra != nil {
+		if j, ok := x.extra[id]; ok {
+			return j
+		}
+		return -1
+	}
 	for j := x.n; j < len(x.ids); j++ {
 		if x.ids[j] == id {
 			return int32(j)
@@ -57,9 +70,19 @@ func (b *Blackboard) localSlot(id int32) *slot {
 			x.ids, x.shared = append([]int32(nil), x.ids...), false
 			b.keys = &x
 		}
-		b.keys.ids = append(b.keys.ids, id)
+		x := b.keys
+		x.ids = append(x.ids, id)
 		b.local = append(b.local, slot{})
 		j = int32(len(b.local) - 1)
+		switch {
+		case x.extra != nil:
+			x.extra[id] = j
+		case len(x.ids)-x.n > extraScan:
+			x.extra = make(map[int32]int32, 2*extraScan)
+			for k := x.n; k < len(x.ids); k++ {
+				x.extra[x.ids[k]] = int32(k)
+			}
+		}
 	}
 	return &b.local[j]
 }

@@ -134,3 +134,38 @@ func TestBlackboardParamKeysBelongToTheTree(t *testing.T) {
 		t.Error("writing a parameter's key copied the tree's index")
 	}
 }
+
+// An agent with many keys of its own finds them through a map, and every
+// value stays where it was written, across a tree change too.
+func TestBlackboardManyExtraKeys(t *testing.T) {
+	t1 := compileKeys(t, Check("keyindex-many-0", "==", 0))
+	a := NewAgent(t1)
+	bb := a.Blackboard()
+	const n = 3 * extraScan
+	for i := 0; i < n; i++ {
+		bb.Set(fmt.Sprintf("keyindex-many-%d", i), float64(i))
+		if i == extraScan && a.bb.keys.extra != nil {
+			t.Fatalf("map built at %d keys of the agent's own, want after %d", i, extraScan)
+		}
+	}
+	if a.bb.keys.extra == nil {
+		t.Fatal("no map after many keys")
+	}
+	check := func(when string) {
+		t.Helper()
+		for i := 0; i < n; i++ {
+			if v, ok := a.Blackboard().Lookup(fmt.Sprintf("keyindex-many-%d", i)); !ok || !v.Equal(ValueOf(float64(i))) {
+				t.Fatalf("%s: key %d = %v %v", when, i, v, ok)
+			}
+		}
+	}
+	check("written")
+	t2 := compileKeys(t, Check("keyindex-many-5", "==", 5))
+	if err := a.SetTree(t2); err != nil {
+		t.Fatal(err)
+	}
+	check("after SetTree")
+	if s := a.Tick(time.Second); s != Success {
+		t.Errorf("t2's check: %v", s)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -201,6 +202,7 @@ func holdUpdates(t *testing.T, ctx context.Context) {
 
 func TestBrowserDemo(t *testing.T) {
 	ctx := browser(t)
+	thrown := uncaught(ctx)
 	base, w := startDemo(t)
 
 	// The world view draws the village and counts the villagers.
@@ -216,6 +218,7 @@ func TestBrowserDemo(t *testing.T) {
 	}
 	time.Sleep(300 * time.Millisecond)
 	screenshot(t, ctx, "world.png")
+	checkWorldView(t, ctx, base, thrown)
 
 	// The debugger lists the agents, with counts per tree.
 	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/debug/")); err != nil {
@@ -401,6 +404,117 @@ func TestBrowserDemo(t *testing.T) {
 }
 
 // agentJSON reads one agent of the demo's debugger.
+// worldPoint is the viewport position (CSS pixels) of the rightmost
+// villager at work (at the Company, on the canvas's right), from a frame
+// of the world's stream and the page's projection: [id, x, y].
+const worldPoint = `(async () => {
+	const info = await (await fetch('world/info')).json();
+	const r = document.getElementById('world').getBoundingClientRect();
+	const [x0, z0, x1, z1] = info.bounds;
+	const s = Math.min(r.width / (x1 - x0), r.height / (z1 - z0));
+	const ox = (r.width - (x1 - x0) * s) / 2 - x0 * s, oy = (r.height - (z1 - z0) * s) / 2 + z1 * s;
+	const frame = await new Promise((res) => {
+		const es = new EventSource('world/stream');
+		es.addEventListener('frame', (e) => { es.close(); res(JSON.parse(e.data)); });
+	});
+	const work = info.activities.indexOf('Work');
+	let best = -1;
+	frame.villagers.forEach((v, i) => { if (!v[3] && v[2] === work && (best < 0 || v[0] > frame.villagers[best][0])) best = i; });
+	if (best < 0) return [-1, 0, 0];
+	const v = frame.villagers[best];
+	return [best, r.left + ox + v[0] * s, r.top + oy - v[1] * s];
+})()`
+
+// checkWorldView checks the world view's legend, its tooltip (inside the
+// canvas, even at its right edge, 1024 px wide), that clicking a villager opens it in
+// the debugger, and that the page threw nothing.
+func checkWorldView(t *testing.T, ctx context.Context, base string, thrown func() []string) {
+	t.Helper()
+	if href := eval[string](t, ctx, `document.querySelector('#dbg').href`); href != base+"/debug/" {
+		t.Errorf("debugger link %q", href)
+	}
+	// Monsters: a diamond swatch per mode, in colours told apart, and the lairs.
+	if got := eval[string](t, ctx, `Array.from(document.querySelectorAll('#mons li')).map((li) => li.textContent).join('|')`); !strings.HasPrefix(got, "patrol") || !strings.Contains(got, "|lair (where they heal)6") {
+		t.Errorf("monster legend %q", got)
+	}
+	if d := eval[float64](t, ctx, `(() => {
+		const cs = Array.from(document.querySelectorAll('#mons li .sw.diamond')).map((s) => getComputedStyle(s).backgroundColor.match(/\d+/g).map(Number));
+		let min = Infinity;
+		cs.forEach((a, i) => cs.slice(i + 1).forEach((b) => { min = Math.min(min, Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2])); }));
+		return cs.length === 4 ? min : -1;
+	})()`); d < 80 {
+		t.Errorf("monster mode colours too alike: distance %v", d)
+	}
+	// The tooltip of a villager near the canvas's right edge stays inside
+	// it, in a window 1024 px wide.
+	size := eval[[]int64](t, ctx, `[innerWidth, innerHeight]`)
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1024, 700)); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { // back to the window's size, for the debugger's picture
+		if err := chromedp.Run(ctx, chromedp.EmulateViewport(size[0], size[1])); err != nil {
+			t.Error(err)
+		}
+	}()
+	time.Sleep(300 * time.Millisecond)
+	var id int
+	for try := 0; ; try++ {
+		var p []float64
+		if err := chromedp.Run(ctx, chromedp.Evaluate(worldPoint, &p, func(e *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams {
+			return e.WithAwaitPromise(true)
+		})); err != nil {
+			t.Fatal(err)
+		}
+		if p[0] < 0 {
+			if try > 50 {
+				t.Fatal("no villager at work")
+			}
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		id = int(p[0])
+		if err := chromedp.Run(ctx, chromedp.MouseEvent(input.MouseMoved, p[1], p[2])); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(150 * time.Millisecond)
+		tip := eval[string](t, ctx, `document.querySelector('#tip').hidden ? '' : document.querySelector('#tip').textContent`)
+		if strings.HasPrefix(tip, fmt.Sprintf("villager %d · ", id)) {
+			break
+		}
+		if try > 5 {
+			t.Fatalf("hovering villager %d: tooltip %q", id, tip)
+		}
+	}
+	if !eval[bool](t, ctx, `(() => {
+		const s = document.querySelector('#stage').getBoundingClientRect(), r = document.querySelector('#tip').getBoundingClientRect();
+		return r.left >= s.left && r.right <= s.right && r.top >= s.top && r.bottom <= s.bottom;
+	})()`) {
+		t.Errorf("tooltip out of the canvas: %v in %v", eval[any](t, ctx, `document.querySelector('#tip').getBoundingClientRect().toJSON()`),
+			eval[any](t, ctx, `document.querySelector('#stage').getBoundingClientRect().toJSON()`))
+	}
+	if c := eval[string](t, ctx, `document.querySelector('#world').style.cursor`); c != "pointer" {
+		t.Errorf("cursor over a villager %q", c)
+	}
+	// Clicking it opens it in the debugger.
+	var pos []float64
+	if err := chromedp.Run(ctx, chromedp.Evaluate(worldPoint, &pos, func(e *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams {
+		return e.WithAwaitPromise(true)
+	})); err != nil {
+		t.Fatal(err)
+	}
+	if errs := thrown(); len(errs) > 0 {
+		t.Errorf("uncaught errors in the world view: %q", errs)
+	}
+	if int(pos[0]) != id {
+		return // it finished work meanwhile; the hover was checked
+	}
+	if err := chromedp.Run(ctx, chromedp.MouseClickXY(pos[1], pos[2])); err != nil {
+		t.Fatal(err)
+	}
+	waitJS(t, ctx, "villager opened in the debugger", fmt.Sprintf(`location.hash === '#agent=%d' && location.pathname === '/debug/' &&
+		!!document.querySelector('#agent-title') && document.querySelector('#agent-title').textContent.startsWith('Agent #%d ')`, id, id), 10*time.Second)
+}
+
 func agentJSON(t *testing.T, base string, id int) (a struct {
 	Paused    bool
 	NowMs     float64

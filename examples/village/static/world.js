@@ -6,7 +6,8 @@
     thinking: '#b0bec5', walking: '#78909c', HaveFun: '#66bb6a', EatFood: '#ef5350',
     DrinkWater: '#29b6f6', HaveRest: '#fafafa', Work: '#fdd835', OddJob: '#ff8a65',
   };
-  const MODE_COLOURS = { patrol: '#ab47bc', chase: '#e040fb', attack: '#ff1744', flee: '#7e57c2' };
+  const MODE_COLOURS = { patrol: '#ab47bc', chase: '#e040fb', attack: '#ff1744', flee: '#4db6ac' };
+  const LAIR_COLOUR = '#141a17';
   const canvas = document.getElementById('world');
   const ctx = canvas.getContext('2d');
   const tip = document.getElementById('tip');
@@ -16,6 +17,7 @@
   let recv = 0;
   let view = { s: 1, ox: 0, oy: 0 };
   let hover = null;
+  let mouse = null; // the last pointer position over the canvas, for the tooltip
 
   function resize() {
     const r = canvas.getBoundingClientRect();
@@ -52,26 +54,46 @@
     const [x0, z0, x1, z1] = info.bounds;
     ctx.fillStyle = '#2e3d33';
     ctx.fillRect(px(x0), py(z1), (x1 - x0) * view.s, (z1 - z0) * view.s);
-    // Zones.
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
+    // Zones: a muted fill, so that the villagers at work in a zone of
+    // their own colour (white at Home, yellow at the Company) stand out,
+    // and a crisp border.
     for (const z of info.zones) {
+      const x = px(z.centre.X - z.w / 2);
+      const y = py(z.centre.Z + z.h / 2);
       ctx.fillStyle = z.colour;
-      ctx.globalAlpha = 0.8;
-      ctx.fillRect(px(z.centre.X - z.w / 2), py(z.centre.Z + z.h / 2), z.w * view.s, z.h * view.s);
+      ctx.globalAlpha = 0.62;
+      ctx.fillRect(x, y, z.w * view.s, z.h * view.s);
+      ctx.globalAlpha = 0.9;
+      ctx.strokeStyle = z.colour;
+      ctx.lineWidth = 1.5 * dpr;
+      ctx.strokeRect(x, y, z.w * view.s, z.h * view.s);
       ctx.globalAlpha = 1;
-      ctx.font = `600 ${Math.round(13 * dpr)}px system-ui, sans-serif`;
-      ctx.fillStyle = '#dfe6dc';
-      ctx.fillText(z.name, px(z.centre.X), py(z.centre.Z + z.h / 2) - 9 * dpr);
     }
     // Lairs.
     for (const l of info.lairs) {
-      ctx.fillStyle = '#141a17';
+      ctx.fillStyle = LAIR_COLOUR;
       ctx.beginPath();
       ctx.arc(px(l.X), py(l.Z), 1.1 * view.s, 0, 2 * Math.PI);
       ctx.fill();
     }
-    if (!cur) return;
+    if (cur) drawAgents(dpr);
+    // Zone labels last, with a dark outline: no villager hides them.
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.font = `600 ${Math.round(13 * dpr)}px system-ui, sans-serif`;
+    ctx.lineJoin = 'round';
+    for (const z of info.zones) {
+      const X = px(z.centre.X);
+      const Y = py(z.centre.Z + z.h / 2) - 9 * dpr;
+      ctx.strokeStyle = 'rgba(20,26,23,.85)';
+      ctx.lineWidth = 4 * dpr;
+      ctx.strokeText(z.name, X, Y);
+      ctx.fillStyle = '#eef2ec';
+      ctx.fillText(z.name, X, Y);
+    }
+  }
+
+  function drawAgents(dpr) {
     const f = Math.min(1, (performance.now() - recv) / 100);
     const r = Math.max(3 * dpr, 0.32 * view.s);
     // Villagers.
@@ -80,11 +102,15 @@
       const X = px(x);
       const Y = py(z);
       if (v[3]) {
-        ctx.strokeStyle = '#000';
-        ctx.lineWidth = 2 * dpr;
+        // Dead: a light cross over a dark one, visible on the grass and in every zone.
         ctx.beginPath();
         ctx.moveTo(X - r, Y - r); ctx.lineTo(X + r, Y + r);
         ctx.moveTo(X + r, Y - r); ctx.lineTo(X - r, Y + r);
+        ctx.strokeStyle = '#000';
+        ctx.lineWidth = 4 * dpr;
+        ctx.stroke();
+        ctx.strokeStyle = hover && hover.id === i ? '#fff' : '#eceff1';
+        ctx.lineWidth = 2 * dpr;
         ctx.stroke();
         return;
       }
@@ -150,24 +176,36 @@
       const li = document.createElement('li');
       const sw = document.createElement('span');
       sw.className = 'sw';
+      sw.className = 'sw diamond';
       sw.style.background = MODE_COLOURS[k];
-      sw.style.borderRadius = '2px';
       const n = document.createElement('span');
       n.className = 'n';
       n.textContent = modes[k] || 0;
       li.append(sw, k, n);
       return li;
-    }));
+    }), lairItem());
     document.getElementById('clock').textContent = 'tick ' + cur.tick + ' · ' + (cur.nowMs / 1000).toFixed(1) + ' s of village time · ' + info.tickRate + ' ticks/s';
   }
 
-  // pick returns the agent under a canvas point, or null.
-  function pick(ev) {
-    if (!cur) return null;
-    const rect = canvas.getBoundingClientRect();
+  function lairItem() {
+    const li = document.createElement('li');
+    li.className = 'lair';
+    const sw = document.createElement('span');
+    sw.className = 'sw';
+    sw.style.background = LAIR_COLOUR;
+    const n = document.createElement('span');
+    n.className = 'n muted';
+    n.textContent = info.lairs.length;
+    li.append(sw, 'lair (where they heal)', n);
+    return li;
+  }
+
+  // pick returns the agent under a canvas point (CSS pixels), or null.
+  function pick(pt) {
+    if (!cur || !pt) return null;
     const dpr = window.devicePixelRatio || 1;
-    const X = (ev.clientX - rect.left) * dpr;
-    const Y = (ev.clientY - rect.top) * dpr;
+    const X = pt.x * dpr;
+    const Y = pt.y * dpr;
     let best = null;
     let bestD = (1.2 * view.s) ** 2;
     const test = (x, z, id, kind) => {
@@ -179,18 +217,34 @@
     return best;
   }
 
-  canvas.addEventListener('mousemove', (ev) => {
-    hover = pick(ev);
+  function point(ev) {
+    const rect = canvas.getBoundingClientRect();
+    return { x: ev.clientX - rect.left, y: ev.clientY - rect.top };
+  }
+
+  // hoverAt shows the tooltip of the agent under the pointer, kept inside
+  // the canvas: it flips to the pointer's left or above it near an edge.
+  // Called on every pointer move and every frame, as the agents move.
+  function hoverAt(pt) {
+    hover = pick(pt);
+    canvas.style.cursor = hover ? 'pointer' : 'crosshair';
     tip.hidden = !hover;
-    if (hover) {
-      tip.textContent = hover.kind + ' — click to debug';
-      tip.style.left = ev.offsetX + 14 + 'px';
-      tip.style.top = ev.offsetY + 10 + 'px';
-    }
-  });
-  canvas.addEventListener('mouseleave', () => { hover = null; tip.hidden = true; });
+    if (!hover) return;
+    tip.textContent = hover.kind + ' — click to debug';
+    const W = canvas.clientWidth;
+    const H = canvas.clientHeight;
+    let x = pt.x + 14;
+    let y = pt.y + 10;
+    if (x + tip.offsetWidth > W - 4) x = Math.max(4, pt.x - 14 - tip.offsetWidth);
+    if (y + tip.offsetHeight > H - 4) y = Math.max(4, pt.y - 10 - tip.offsetHeight);
+    tip.style.left = x + 'px';
+    tip.style.top = y + 'px';
+  }
+
+  canvas.addEventListener('mousemove', (ev) => { mouse = point(ev); hoverAt(mouse); });
+  canvas.addEventListener('mouseleave', () => { mouse = null; hoverAt(null); });
   canvas.addEventListener('click', (ev) => {
-    const p = pick(ev);
+    const p = pick(point(ev));
     if (p) location.href = info.debugger + '#agent=' + p.id;
   });
   window.addEventListener('resize', resize);
@@ -206,6 +260,7 @@
       cur = JSON.parse(e.data);
       recv = performance.now();
       legend();
+      if (mouse) hoverAt(mouse);
     });
     es.onerror = () => { document.getElementById('clock').textContent = 'reconnecting…'; };
     requestAnimationFrame(draw);

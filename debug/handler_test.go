@@ -544,23 +544,7 @@ func TestRemovedAgentEndsWatch(t *testing.T) {
 // the deadline passed.
 func readEvents(t *testing.T, body io.Reader, n int, deadline time.Duration) (agents []map[string]any, summaries int) {
 	t.Helper()
-	type ev struct{ name, data string }
-	ch := make(chan ev)
-	go func() {
-		defer close(ch)
-		sc := bufio.NewScanner(body)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		var name string
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case strings.HasPrefix(line, "event: "):
-				name = strings.TrimPrefix(line, "event: ")
-			case strings.HasPrefix(line, "data: "):
-				ch <- ev{name, strings.TrimPrefix(line, "data: ")}
-			}
-		}
-	}()
+	ch := scanSSE(body, 0)
 	timeout := time.After(deadline)
 	for {
 		select {
@@ -894,15 +878,38 @@ func TestAgentRevOrdersAnswers(t *testing.T) {
 // sseEvents returns a function reading the next event of an SSE stream
 // (the test fails when none comes within 2 s).
 func sseEvents(t *testing.T, body io.Reader) func() (name string, data map[string]any) {
-	type ev struct {
-		name string
-		data map[string]any
+	ch := scanSSE(body, 100)
+	return func() (string, map[string]any) {
+		t.Helper()
+		deadline := time.After(2 * time.Second)
+		for {
+			select {
+			case e, ok := <-ch:
+				if !ok {
+					t.Fatal("stream ended")
+				}
+				var data map[string]any
+				if json.Unmarshal([]byte(e.data), &data) == nil {
+					return e.name, data
+				}
+			case <-deadline:
+				t.Fatal("no event in 2s")
+			}
+		}
 	}
-	ch := make(chan ev, 100)
+}
+
+// sseEvent is an event of a Server-Sent Events stream.
+type sseEvent struct{ name, data string }
+
+// scanSSE reads the events of an SSE stream into a channel (of the given
+// buffer), closed when the stream ends.
+func scanSSE(body io.Reader, buffer int) <-chan sseEvent {
+	ch := make(chan sseEvent, buffer)
 	go func() {
 		defer close(ch)
 		sc := bufio.NewScanner(body)
-		sc.Buffer(make([]byte, 1<<20), 1<<22)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
 		var name string
 		for sc.Scan() {
 			line := sc.Text()
@@ -910,26 +917,11 @@ func sseEvents(t *testing.T, body io.Reader) func() (name string, data map[strin
 			case strings.HasPrefix(line, "event: "):
 				name = strings.TrimPrefix(line, "event: ")
 			case strings.HasPrefix(line, "data: "):
-				var data map[string]any
-				if json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &data) == nil {
-					ch <- ev{name, data}
-				}
+				ch <- sseEvent{name, strings.TrimPrefix(line, "data: ")}
 			}
 		}
 	}()
-	return func() (string, map[string]any) {
-		t.Helper()
-		select {
-		case e, ok := <-ch:
-			if !ok {
-				t.Fatal("stream ended")
-			}
-			return e.name, e.data
-		case <-time.After(2 * time.Second):
-			t.Fatal("no event in 2s")
-		}
-		return "", nil
-	}
+	return ch
 }
 
 // nextAgentEvent reads events until an "agent" one.

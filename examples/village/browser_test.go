@@ -51,6 +51,15 @@ func startDemo(t *testing.T) (base string, w *World) {
 	w = New(Config{}, vt, mt)
 	sess := debug.NewSession(w.Manager(), debug.Options{Label: w.Label, Title: "Arbor village · debugger",
 		Links: []debug.Link{{Name: "← world view", URL: "../"}}, Controls: true, Token: testToken})
+	base = serveTest(t, w.Mux(sess), func(ctx context.Context) { Run(ctx, w, sess, 0) }, w.Manager().Close)
+	return base, w
+}
+
+// serveTest serves h on a loopback port and runs run (the ticking loop)
+// until the test ends, then stops both and calls done. It returns the
+// server's base URL.
+func serveTest(t *testing.T, h http.Handler, run func(ctx context.Context), done func()) string {
+	t.Helper()
 	ln, err := debug.Listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -58,10 +67,10 @@ func startDemo(t *testing.T) (base string, w *World) {
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	ran := make(chan struct{})
-	go func() { served <- debug.Serve(ctx, ln, w.Mux(sess)) }()
+	go func() { served <- debug.Serve(ctx, ln, h) }()
 	go func() {
 		defer close(ran)
-		Run(ctx, w, sess, 0)
+		run(ctx)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -69,9 +78,9 @@ func startDemo(t *testing.T) (base string, w *World) {
 		if err := <-served; err != nil {
 			t.Errorf("serve: %v", err)
 		}
-		w.Manager().Close()
+		done()
 	})
-	return "http://" + ln.Addr().String(), w
+	return "http://" + ln.Addr().String()
 }
 
 // browser starts headless Chromium for the test.
@@ -887,16 +896,7 @@ func smallSession(t *testing.T) (base string, sess *debug.Session) {
 	m.Add(wide(40))
 	m.Add(wide(3))
 	sess = debug.NewSession(m, debug.Options{Controls: true, Token: testToken})
-	ln, err := debug.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	ran := make(chan struct{})
-	go func() { served <- debug.Serve(ctx, ln, sess.Handler()) }()
-	go func() {
-		defer close(ran)
+	base = serveTest(t, sess.Handler(), func(ctx context.Context) {
 		tk := time.NewTicker(50 * time.Millisecond)
 		defer tk.Stop()
 		for i := 1; ; i++ {
@@ -907,16 +907,8 @@ func smallSession(t *testing.T) (base string, sess *debug.Session) {
 			}
 			sess.Tick(time.Duration(i) * 50 * time.Millisecond)
 		}
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-ran
-		if err := <-served; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-		m.Close()
-	})
-	return "http://" + ln.Addr().String(), sess
+	}, m.Close)
+	return base, sess
 }
 
 // An agent removed from the manager while watched: the page keeps its

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -417,13 +416,7 @@ func TestStreamReportsBreakpointHit(t *testing.T) {
 	s, h := newControlSession(t, Options{MaxRate: 50})
 	setBreak(t, h, 5, blinkFail, "failure")
 	tickN(s, 0, 2)
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	resp, err := srv.Client().Get(srv.URL + "/api/stream?agent=5")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := openStream(t, h, 5)
 	agents, _ := readEvents(t, resp.Body, 1, 5*time.Second)
 	if len(agents) != 1 {
 		t.Fatalf("%d agent events", len(agents))

@@ -573,16 +573,7 @@ func readEvents(t *testing.T, body io.Reader, n int, deadline time.Duration) (ag
 
 func TestEventStream(t *testing.T) {
 	s := newTestSession(t, Options{MaxRate: 20})
-	srv := httptest.NewServer(s.Handler())
-	defer srv.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/stream?agent=1", nil)
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := openStream(t, s.Handler(), 1)
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("stream: %d %v", resp.StatusCode, resp.Header)
 	}
@@ -593,6 +584,8 @@ func TestEventStream(t *testing.T) {
 	if w == nil {
 		t.Fatal("stream did not watch agent 1")
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -642,16 +635,7 @@ func TestEventStream(t *testing.T) {
 
 func TestEventStreamThrottled(t *testing.T) {
 	s := newTestSession(t, Options{MaxRate: 4})
-	srv := httptest.NewServer(s.Handler())
-	defer srv.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/stream?agent=0", nil)
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := openStream(t, s.Handler(), 0)
 	stopTicks := make(chan struct{})
 	ticked := make(chan int)
 	go func() {
@@ -899,6 +883,26 @@ func sseEvents(t *testing.T, body io.Reader) func() (name string, data map[strin
 	}
 }
 
+// openStream serves h and opens its event stream for agent id; the
+// stream and the server close when the test ends.
+func openStream(t *testing.T, h http.Handler, id int) *http.Response {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/stream?agent="+strconv.Itoa(id), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
 // sseEvent is an event of a Server-Sent Events stream.
 type sseEvent struct{ name, data string }
 
@@ -939,16 +943,7 @@ func nextAgentEvent(t *testing.T, next func() (string, map[string]any)) map[stri
 func TestControlUpdatesStreamsAtOnce(t *testing.T) {
 	s, h := newControlSession(t, Options{MaxRate: 50})
 	tickN(s, 0, 2)
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/stream?agent=1", nil)
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := openStream(t, h, 1)
 	next := sseEvents(t, resp.Body)
 	if first := nextAgentEvent(t, next); first["agent"].(map[string]any)["paused"] != false {
 		t.Fatalf("first update: %v", first)
@@ -973,13 +968,7 @@ func TestControlUpdatesStreamsAtOnce(t *testing.T) {
 // the last records, then "gone".
 func TestRemovedAgentKeepsItsHistory(t *testing.T) {
 	s, h := newControlSession(t, Options{MaxRate: 50, Linger: 300 * time.Millisecond})
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	resp, err := srv.Client().Get(srv.URL + "/api/stream?agent=2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := openStream(t, h, 2)
 	next := sseEvents(t, resp.Body)
 	nextAgentEvent(t, next)
 	tickN(s, 0, 2) // running: its removal halts nodes

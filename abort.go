@@ -163,6 +163,9 @@ func (a *Agent) reevaluate() {
 
 // evalLeaf re-runs a condition leaf's tick, without callbacks or events.
 func (a *Agent) evalLeaf(i int32) Status {
+	if f := a.forcedAt(i); f != Invalid {
+		return f
+	}
 	n := &a.tree.nodes[i]
 	switch n.kind {
 	case kCheck:

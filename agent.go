@@ -13,6 +13,7 @@ import (
 const (
 	stRunning  uint8 = 1 << 0
 	stKeptMask uint8 = 3 << 1 // a Parallel/ParallelAll child's kept result (Status << 1)
+	stForced   uint8 = 1 << 3 // running only because it is forced to (force.go)
 )
 
 // Agent is one entity running a Tree: which nodes are running, their
@@ -50,6 +51,11 @@ type agentCold struct {
 	onError func(*NodeError)
 	budget  time.Duration // watchdog: wall time a user callback may take
 	onSlow  func(*NodeError)
+	// Forced nodes (force.go): the status per node (Invalid: not forced),
+	// nil when none is; nopTracer: a.tracer is ignoreEvents, set for them.
+	forced    []Status
+	nforced   int
+	nopTracer bool
 }
 
 func (a *Agent) coldPart() *agentCold {
@@ -138,6 +144,7 @@ func NewAgent(t *Tree, opts ...AgentOption) *Agent {
 
 // bind gives the agent fresh state for tree t.
 func (a *Agent) bind(t *Tree) {
+	a.dropForces()
 	a.tree = t
 	// One allocation holds the agent's pointer-free state: the node state
 	// bytes, the node memory words and the user nodes' memory.
@@ -224,10 +231,23 @@ func (a *Agent) Paused() bool { return a.paused }
 
 // Tracer returns the agent's tracer (nil when none), so that tools can
 // chain to it.
-func (a *Agent) Tracer() Tracer { return a.tracer }
+func (a *Agent) Tracer() Tracer {
+	if a.cold != nil && a.cold.nopTracer {
+		return nil
+	}
+	return a.tracer
+}
 
 // SetTracer replaces the agent's tracer (nil removes it).
-func (a *Agent) SetTracer(t Tracer) { a.tracer = t }
+func (a *Agent) SetTracer(t Tracer) {
+	a.tracer = t
+	if c := a.cold; c != nil && c.forced != nil {
+		c.nopTracer = t == nil
+		if t == nil {
+			a.tracer = ignoreEvents
+		}
+	}
+}
 
 // Running reports whether node id is running.
 func (a *Agent) Running(id int) bool { return a.st[id]&stRunning != 0 }
@@ -371,7 +391,7 @@ func (a *Agent) Resume() {
 
 func (a *Agent) notifyPause(paused bool) {
 	for i := range a.tree.nodes {
-		if a.st[i]&stRunning != 0 && a.tree.nodes[i].cb&hasPause != 0 {
+		if a.st[i]&(stRunning|stForced) == stRunning && a.tree.nodes[i].cb&hasPause != 0 {
 			var p int64
 			if paused {
 				p = 1

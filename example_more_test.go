@@ -103,3 +103,32 @@ func ExampleAgent_Snapshot() {
 	// running success
 	// true
 }
+
+// Forcing a node's result tries another path of a live agent without
+// editing the tree or its blackboard (the debugger's Node tab does this).
+func ExampleAgent_Force() {
+	tree, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{
+		"t": arbor.ReactiveSelector(
+			arbor.Check("hp", "<", 30).Named("low hp"),
+			arbor.WaitTicks(3).Named("patrol"),
+		),
+	}}, arbor.NewRegistry())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	agent := arbor.NewAgent(tree)
+	arbor.NewKey[float64]("hp").Set(agent.Blackboard(), 80)
+	fmt.Println(agent.Tick(0))                            // hp is 80: patrol
+	if err := agent.Force(1, arbor.Success); err != nil { // node 1 is "low hp"
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(agent.Tick(time.Second), agent.Running(2)) // the patrol is halted
+	_ = agent.Unforce(1)
+	fmt.Println(agent.Tick(2 * time.Second))
+	// Output:
+	// running
+	// success false
+	// running
+}

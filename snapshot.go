@@ -333,7 +333,7 @@ func (a *Agent) Snapshot() ([]byte, error) {
 	w.varint(a.bb.now)
 	w.byte1(byte(a.status))
 	w.boolean(a.paused)
-	w.bytes(a.st)
+	w.bytes(a.snapState())
 	w.uvarint(uint64(len(a.mem)))
 	for _, x := range a.mem {
 		w.varint(x)
@@ -373,6 +373,22 @@ func (a *Agent) Snapshot() ([]byte, error) {
 		return nil, fmt.Errorf("snapshot of agent %d: %w", a.id, err)
 	}
 	return w.buf, nil
+}
+
+// snapState returns the node state bytes to save: a's own, but for the
+// nodes running only because they are forced (force.go), saved as idle.
+func (a *Agent) snapState() []uint8 {
+	if a.cold == nil || a.cold.forced == nil {
+		return a.st
+	}
+	st := make([]uint8, len(a.st))
+	for i, b := range a.st {
+		if b&stForced != 0 {
+			b &^= stRunning | stForced
+		}
+		st[i] = b
+	}
+	return st
 }
 
 // RestoreOption configures Restore.

@@ -72,6 +72,9 @@ func (a *Agent) tickNode(i int32, n *node) Status {
 // tracer is set: a failing guard ends the tick at once (done), halting the
 // node if it was running; a node that starts emits EventStart.
 func (a *Agent) enter(i int32, n *node) (r Status, done bool) {
+	if f := a.forcedAt(i); f != Invalid {
+		return a.forcedTick(i, n, f), true
+	}
 	if n.guard >= 0 && a.cond(n.guard) != Success {
 		if a.st[i]&stRunning != 0 {
 			a.halt(i)
@@ -427,6 +430,9 @@ func (a *Agent) cond(i int32) Status {
 
 // evalCond is cond's evaluation.
 func (a *Agent) evalCond(i int32) Status {
+	if f := a.forcedAt(i); f != Invalid {
+		return f
+	}
 	n := &a.tree.nodes[i]
 	if n.guard >= 0 && a.cond(n.guard) != Success {
 		return Failure
@@ -467,7 +473,10 @@ func (a *Agent) evalCond(i int32) Status {
 // child order), then the node itself. A node that is not running is left
 // alone, so each running node is halted exactly once.
 func (a *Agent) halt(i int32) {
-	if a.st[i]&stRunning == 0 {
+	if b := a.st[i]; b&stRunning == 0 {
+		return
+	} else if b&stForced != 0 {
+		a.endForced(i) // nothing ran: no callbacks, no memory
 		return
 	}
 	n := &a.tree.nodes[i]

@@ -132,49 +132,9 @@ func TestGeneratedTreesCompileAndTick(t *testing.T) {
 			t.Fatalf("seed %d: %v\n%s", seed, err, dumpDoc(doc))
 		}
 		cov.maxSize = max(cov.maxSize, tree.Len())
-		var failure string
-		fail := func(format string, args ...any) {
-			if failure == "" {
-				failure = fmt.Sprintf(format, args...)
-			}
-		}
-		running := make([]bool, tree.Len())
-		var lastStart int32 = -1
-		tracer := func(a *arbor.Agent, e arbor.Event) {
-			// Between a node's start and its result come its children's
-			// events and guard evaluations.
-			if lastStart >= 0 && e.Kind != arbor.EventResult && e.Kind != arbor.EventStart && e.Kind != arbor.EventEval {
-				fail("node %d started, then a %s event of node %d before a result", lastStart, e.Kind, e.Node)
-			}
-			switch e.Kind {
-			case arbor.EventStart:
-				if running[e.Node] {
-					fail("start of running node %d", e.Node)
-				}
-				lastStart = e.Node
-			case arbor.EventResult:
-				if e.Node == lastStart {
-					lastStart = -1
-				}
-				if e.Status < arbor.Success || e.Status > arbor.Running {
-					fail("node %d returned %v", e.Node, e.Status)
-				}
-				running[e.Node] = e.Status == arbor.Running
-			case arbor.EventEval:
-				// Guards and observed conditions: stateless, never running.
-				if e.Status != arbor.Success && e.Status != arbor.Failure {
-					fail("evaluation of node %d gave %v", e.Node, e.Status)
-				}
-				if running[e.Node] {
-					fail("evaluation of running node %d", e.Node)
-				}
-			case arbor.EventHalt:
-				if !running[e.Node] {
-					fail("halt of node %d, which is not running", e.Node)
-				}
-				running[e.Node] = false
-			}
-		}
+		w := newWellFormed(tree.Len())
+		fail := w.fail
+		tracer := w.event
 		onError := func(e *arbor.NodeError) {
 			if Expected(e) {
 				expected++
@@ -184,7 +144,7 @@ func TestGeneratedTreesCompileAndTick(t *testing.T) {
 		}
 		a := arbor.NewAgent(tree, arbor.WithTracer(tracer), arbor.WithErrorHandler(onError), arbor.WithID(int(seed)))
 		d := &Driver{Seed: seed, Globals: true, UserValues: true, Ops: true}
-		for tick := 1; tick <= ticks && failure == ""; tick++ {
+		for tick := 1; tick <= ticks && w.failure == ""; tick++ {
 			Do(a, d.Op(a.ID(), tick, a.Paused()))
 			d.Apply(a.Blackboard(), a.ID(), tick)
 			before := a.Status()
@@ -195,20 +155,12 @@ func TestGeneratedTreesCompileAndTick(t *testing.T) {
 			case !a.Paused() && (s < arbor.Success || s > arbor.Running):
 				fail("tick %d: status %v", tick, s)
 			}
-			for i := range running {
-				if running[i] != a.Running(i) {
-					fail("tick %d: node %d (%s): running per events %v, per the agent %v", tick, i, tree.Node(i).Path, running[i], a.Running(i))
-				}
-			}
+			w.agree(a, tick)
 		}
 		a.Halt()
-		for i := range running {
-			if running[i] || a.Running(i) {
-				fail("node %d still running after Halt", i)
-			}
-		}
-		if failure != "" {
-			t.Fatalf("seed %d: %s\n%s", seed, failure, dumpDoc(doc))
+		w.halted(a)
+		if w.failure != "" {
+			t.Fatalf("seed %d: %s\n%s", seed, w.failure, dumpDoc(doc))
 		}
 	}
 	if expected == 0 {
@@ -241,6 +193,80 @@ func TestGeneratedTreesCompileAndTick(t *testing.T) {
 		t.Errorf("%d seeds never generate: %s", seeds, strings.Join(missing, ", "))
 	}
 	t.Logf("%d seeds, %d ticks each: largest tree %d nodes, %d guards, %d expected node errors", seeds, ticks, cov.maxSize, cov.guards, expected)
+}
+
+// wellFormed checks an agent's event stream: starts, results, halts and
+// evaluations in an order the spec allows, and running states that agree
+// with the agent's. It keeps the first failure.
+type wellFormed struct {
+	running   []bool
+	lastStart int32
+	failure   string
+}
+
+func newWellFormed(nodes int) *wellFormed {
+	return &wellFormed{running: make([]bool, nodes), lastStart: -1}
+}
+
+func (w *wellFormed) fail(format string, args ...any) {
+	if w.failure == "" {
+		w.failure = fmt.Sprintf(format, args...)
+	}
+}
+
+// event is the agent's tracer.
+func (w *wellFormed) event(_ *arbor.Agent, e arbor.Event) {
+	// Between a node's start and its result come its children's events
+	// and guard evaluations.
+	if w.lastStart >= 0 && e.Kind != arbor.EventResult && e.Kind != arbor.EventStart && e.Kind != arbor.EventEval {
+		w.fail("node %d started, then a %s event of node %d before a result", w.lastStart, e.Kind, e.Node)
+	}
+	switch e.Kind {
+	case arbor.EventStart:
+		if w.running[e.Node] {
+			w.fail("start of running node %d", e.Node)
+		}
+		w.lastStart = e.Node
+	case arbor.EventResult:
+		if e.Node == w.lastStart {
+			w.lastStart = -1
+		}
+		if e.Status < arbor.Success || e.Status > arbor.Running {
+			w.fail("node %d returned %v", e.Node, e.Status)
+		}
+		w.running[e.Node] = e.Status == arbor.Running
+	case arbor.EventEval:
+		// Guards and observed conditions: stateless, never running.
+		if e.Status != arbor.Success && e.Status != arbor.Failure {
+			w.fail("evaluation of node %d gave %v", e.Node, e.Status)
+		}
+		if w.running[e.Node] {
+			w.fail("evaluation of running node %d", e.Node)
+		}
+	case arbor.EventHalt:
+		if !w.running[e.Node] {
+			w.fail("halt of node %d, which is not running", e.Node)
+		}
+		w.running[e.Node] = false
+	}
+}
+
+// agree checks the running states after a tick.
+func (w *wellFormed) agree(a *arbor.Agent, tick int) {
+	for i := range w.running {
+		if w.running[i] != a.Running(i) {
+			w.fail("tick %d: node %d (%s): running per events %v, per the agent %v", tick, i, a.Tree().Node(i).Path, w.running[i], a.Running(i))
+		}
+	}
+}
+
+// halted checks that nothing runs after Agent.Halt.
+func (w *wellFormed) halted(a *arbor.Agent) {
+	for i := range w.running {
+		if w.running[i] || a.Running(i) {
+			w.fail("node %d still running after Halt", i)
+		}
+	}
 }
 
 // builtinNames are the canonical built-in type names of semantics §3–§6.

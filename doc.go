@@ -117,6 +117,13 @@
 // Checks are decided together, and plain user nodes and composites are
 // ticked straight from their parent's loop.
 //
+// Agent.Force makes a node return a chosen status instead of running (the
+// debugger's "force result", for trying a tree's other paths on a live
+// agent); it works on the traced path, so an agent with forced nodes pays
+// for tracing until the last force is lifted. A node really running when
+// it is first ticked forced is halted first, a node forced to Running gets
+// no user callbacks, and forces are not saved in snapshots.
+//
 // # User nodes
 //
 // Conditions are plain functions (Registry.ConditionFunc) or types with a

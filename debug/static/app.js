@@ -793,13 +793,37 @@
     $('#node-params').replaceChildren(...(n.params ? [h('h4', { text: 'Parameters' }), h('pre', { text: JSON.stringify(n.params, null, 2) })] : []));
   }
 
+  // fmtCount shows a count in at most 4 characters (1234, 12k, 123k,
+  // 1.2M): a statistics column stays narrow; the cell's title has it all.
+  function fmtCount(n) {
+    if (!(Math.abs(n) >= 10000)) return String(n);
+    for (const [u, sfx] of [[1e3, 'k'], [1e6, 'M'], [1e9, 'G'], [1e12, 'T']]) {
+      const v = Math.abs(n) / u;
+      const txt = v < 9.95 ? v.toFixed(1) : String(Math.round(v));
+      if (Number(txt) < 1000) return (n < 0 ? '-' : '') + txt + sfx;
+    }
+    return n.toExponential(0);
+  }
+
+  // fmtAmount is fmtCount for a time: 5.21, 52.1, 5213, 12k.
+  function fmtAmount(v) {
+    if (v < 9.995) return v.toFixed(2);
+    if (v < 99.95) return v.toFixed(1);
+    return fmtCount(Math.round(v));
+  }
+
+  // grouped writes a number in full, digits grouped: 1,728,000.
+  const groupFmt = [0, 1, 2].map((d) => new Intl.NumberFormat('en-US', { maximumFractionDigits: d }));
+  const grouped = (v, digits) => groupFmt[digits || 0].format(v);
+
   function renderStats() {
     const t = S.tree;
     const tb = $('#stats-table tbody');
     if (!t) return;
-    $('#stats-note').textContent = 'Since watching began. Time is wall time inside each node\'s ticks (children included).';
+    $('#stats-note').textContent = 'Since watching began. Time is wall time inside each node\'s ticks (children included). Point at a number for all its digits.';
     const ids = t.nodes.filter((n) => !n.inGuard).map((n) => n.id);
     const key = S.statsSort;
+    for (const th of document.querySelectorAll('#stats-table th[data-sort]')) th.classList.toggle('sorted', th.dataset.sort === key);
     if (key !== 'id') {
       ids.sort((a, b) => {
         const x = statRow(a);
@@ -808,12 +832,16 @@
         return y[Number(key)] - x[Number(key)];
       });
     }
+    const count = (v, what) => h('td', { text: fmtCount(v), title: grouped(v) + ' ' + what });
     tb.replaceChildren(...ids.map((i) => {
       const r = statRow(i);
       const pad = key === 'id' ? '\u00a0\u00a0'.repeat(S.depth[i] || 0) : '';
+      const ms = r[7] / 1000;
+      const avg = r[0] ? r[7] / r[0] : null;
       return h('tr', { class: i === S.selected ? 'sel' : '', onclick: () => selectNode(i) },
-        h('td', { text: pad + label(i), title: label(i) }), h('td', { text: r[0] }), h('td', { text: r[1] }), h('td', { text: r[2] }),
-        h('td', { text: r[5] }), h('td', { text: (r[7] / 1000).toFixed(2) }), h('td', { text: r[0] ? (r[7] / r[0]).toFixed(1) : '' }));
+        h('td', { text: pad + label(i), title: label(i) }), count(r[0], 'ticks'), count(r[1], 'successes'), count(r[2], 'failures'),
+        count(r[5], 'halts'), h('td', { text: fmtAmount(ms), title: grouped(ms, 2) + ' ms in its ticks' }),
+        h('td', { text: avg == null ? '' : fmtAmount(avg), title: avg == null ? '' : grouped(avg, 1) + ' µs per tick' }));
     }));
   }
 

@@ -1,0 +1,261 @@
+package debug
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/internal/workload"
+)
+
+// The browser tests of the page's own behaviour, on a small session of
+// their own (the village demo's tests in examples/village cover the page
+// on a bigger program). They need Chromium: Debian's at /usr/bin/chromium,
+// or $CHROMIUM.
+
+const browserToken = "browser-test-token"
+
+// chromium returns the browser's path.
+func chromium(t *testing.T) string {
+	t.Helper()
+	path := os.Getenv("CHROMIUM")
+	if path == "" {
+		path = "/usr/bin/chromium"
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the browser tests need Chromium at %s (apt-get install -y chromium): %v", path, err)
+	}
+	return path
+}
+
+// startBrowser starts headless Chromium with a 1024×768 window.
+func startBrowser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.WindowSize(1024, 768),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithErrorf(func(format string, args ...any) {
+		// This chromedp does not know every event newer browsers send.
+		if msg := fmt.Sprintf(format, args...); !strings.Contains(msg, "could not unmarshal event") {
+			t.Logf("chromedp: %s", msg)
+		}
+	}))
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancelCtx()
+		cancelAlloc()
+	})
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1024, 768)); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// pageErrors collects the page's uncaught JavaScript errors.
+func pageErrors(ctx context.Context) func() []string {
+	var mu sync.Mutex
+	var thrown []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
+			mu.Lock()
+			thrown = append(thrown, e.ExceptionDetails.Error())
+			mu.Unlock()
+		}
+	})
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), thrown...)
+	}
+}
+
+// run runs chromedp actions, failing the test on an error.
+func run(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
+	t.Helper()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// jsEval evaluates a JavaScript expression.
+func jsEval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	var out T
+	if err := chromedp.Run(ctx, chromedp.Evaluate(expr, &out)); err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return out
+}
+
+// jsWait polls a JavaScript expression until it is true.
+func jsWait(t *testing.T, ctx context.Context, what, expr string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if jsEval[bool](t, ctx, expr) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: still false after %v: %s", what, timeout, expr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// pageShot saves a screenshot in testdata/artifacts, for a look at a
+// failure.
+func pageShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	var png []byte
+	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err != nil {
+		t.Logf("screenshot: %v", err)
+		return
+	}
+	dir := filepath.Join("..", "testdata", "artifacts")
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		err = os.WriteFile(filepath.Join(dir, name), png, 0o644)
+		if err != nil {
+			t.Logf("screenshot: %v", err)
+		}
+	}
+}
+
+// Modes of the wide agent's senses (see browserSession).
+const (
+	modePatrol int32 = iota // no enemy, healthy: the patrol branch runs (the right end of the tree)
+	modeFlee                // hurt: the flee branch runs (the left end)
+)
+
+// browserSession serves a session ticked at 20 Hz until the test ends:
+// agent 0 runs the wide benchmark tree (216 nodes) with senses set by
+// mode, agent 1 a sentry, agent 2 a blinker (testTrees).
+func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *atomic.Int32) {
+	t.Helper()
+	wide, err := workload.LoadTree(filepath.Join("..", "testdata", "bench"), workload.Wide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sentry, blink := testTrees(t)
+	m := arbor.NewManager(arbor.WithWorkers(1))
+	m.Add(wide)
+	m.Add(sentry)
+	m.Add(blink)
+	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	s = NewSession(m, opts)
+	mode = new(atomic.Int32)
+	sense := func(a *arbor.Agent) {
+		if a.Tree() != wide {
+			return
+		}
+		bb := a.Blackboard()
+		hp := 100.0
+		if mode.Load() == modeFlee {
+			hp = 10
+		}
+		workload.HP.Set(bb, hp)
+		workload.EnemyVisible.Set(bb, false)
+		workload.EnemyDist.Set(bb, 9)
+	}
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	ticked := make(chan struct{})
+	go func() { served <- Serve(ctx, ln, s.Handler()) }()
+	go func() {
+		defer close(ticked)
+		tk := time.NewTicker(50 * time.Millisecond)
+		defer tk.Stop()
+		for i := 1; ; i++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tk.C:
+			}
+			s.TickWith(time.Duration(i)*50*time.Millisecond, sense)
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-ticked
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		m.Close()
+	})
+	return "http://" + ln.Addr().String(), s, mode
+}
+
+// TestBrowserPage checks the page at 1024×768: the statistics table,
+// following the running node on a wide tree, the breakpoint banner while
+// scrubbing, and an agent that is not (or no longer) in the session.
+func TestBrowserPage(t *testing.T) {
+	ctx := startBrowser(t)
+	thrown := pageErrors(ctx)
+	base, s, _ := browserSession(t, Options{Controls: true, Token: browserToken})
+	run(t, ctx, chromedp.Navigate(base+"/#agent=0&token="+browserToken))
+	jsWait(t, ctx, "agent 0 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #0 ') && document.querySelectorAll('#tree g.node').length === 216 &&
+		document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+	t.Run("stats", func(t *testing.T) { checkStatsTable(t, ctx, s) })
+	if errs := thrown(); len(errs) > 0 {
+		t.Errorf("uncaught errors in the page: %q", errs)
+	}
+}
+
+// statsProblems lists what is wrong with the statistics table: the panel
+// scrolling sideways, a number or heading that does not fit its cell, a
+// node column too narrow to read.
+const statsProblems = `(() => {
+	const tab = document.querySelector('#tab-stats');
+	const table = document.querySelector('#stats-table');
+	const out = [];
+	if (tab.scrollWidth > tab.clientWidth) out.push('the panel scrolls sideways: ' + tab.scrollWidth + 'px wide in ' + tab.clientWidth + 'px');
+	const tr = table.getBoundingClientRect(), pr = tab.getBoundingClientRect();
+	if (tr.right > pr.right || tr.left < pr.left) out.push('the table (' + tr.left + '-' + tr.right + ') leaves the panel (' + pr.left + '-' + pr.right + ')');
+	const node = table.querySelector('th').getBoundingClientRect().width;
+	if (node < 100) out.push('node column ' + node + 'px wide');
+	for (const c of table.querySelectorAll('th, td:not(:first-child)')) {
+		if (c.tagName === 'TH' && !c.title) out.push('heading "' + c.textContent + '" has no title');
+		if (c.scrollWidth > c.clientWidth) out.push('"' + c.textContent + '" does not fit its cell (' + c.scrollWidth + 'px in ' + c.clientWidth + 'px)');
+		if (out.length > 8) break;
+	}
+	return out.join('; ');
+})()`
+
+// checkStatsTable checks that the Stats tab is readable at 1024 px with
+// the counts of a long session (a day at 20 ticks a second).
+func checkStatsTable(t *testing.T, ctx context.Context, s *Session) {
+	s.mu.Lock()
+	wt := s.watches[0]
+	for i := range wt.stats {
+		wt.stats[i] = nodeStats{Ticks: 1728000 + uint64(i), Successes: 864000 + uint64(i), Failures: 863990,
+			Running: 12, Starts: 864000, Halts: 12345, Aborts: 3, Time: 321*time.Second + time.Duration(i)*time.Millisecond}
+	}
+	s.mu.Unlock()
+	run(t, ctx, chromedp.Click(`.tabs button[data-tab="stats"]`, chromedp.ByQuery))
+	jsWait(t, ctx, "long-session counts", `Array.from(document.querySelectorAll('#stats-table tbody tr:first-child td')).some((td) => td.title.startsWith('1,728,') || td.textContent.startsWith('1728'))`, 5*time.Second)
+	if p := jsEval[string](t, ctx, statsProblems); p != "" {
+		pageShot(t, ctx, "stats-1024.png")
+		t.Errorf("at 1024 px: %s", p)
+	}
+}

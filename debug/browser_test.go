@@ -212,11 +212,12 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 func TestBrowserPage(t *testing.T) {
 	ctx := startBrowser(t)
 	thrown := pageErrors(ctx)
-	base, s, _ := browserSession(t, Options{Controls: true, Token: browserToken})
+	base, s, mode := browserSession(t, Options{Controls: true, Token: browserToken})
 	run(t, ctx, chromedp.Navigate(base+"/#agent=0&token="+browserToken))
 	jsWait(t, ctx, "agent 0 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #0 ') && document.querySelectorAll('#tree g.node').length === 216 &&
 		document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
 	t.Run("stats", func(t *testing.T) { checkStatsTable(t, ctx, s) })
+	t.Run("follow", func(t *testing.T) { checkFollow(t, ctx, mode) })
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)
 	}
@@ -258,4 +259,86 @@ func checkStatsTable(t *testing.T, ctx context.Context, s *Session) {
 		pageShot(t, ctx, "stats-1024.png")
 		t.Errorf("at 1024 px: %s", p)
 	}
+}
+
+// runningLeaf is the id of the deepest node running in the tick shown
+// (-1: none), and whether all of it is in the tree's view.
+const runningLeaf = `(() => {
+	const ids = Array.from(document.querySelectorAll('#tree g.node[data-status="running"][data-visited="1"]')).map((g) => Number(g.dataset.id));
+	if (!ids.length) return [-1, false];
+	const id = Math.max(...ids);
+	const s = document.querySelector('#tree').getBoundingClientRect();
+	const n = document.querySelector('#tree g.node[data-id="' + id + '"] rect').getBoundingClientRect();
+	return [id, n.left >= s.left && n.right <= s.right && n.top >= s.top && n.bottom <= s.bottom];
+})()`
+
+// nodeNamed is the id of the first node labelled name.
+func nodeNamed(t *testing.T, ctx context.Context, name string) int {
+	t.Helper()
+	id := jsEval[int](t, ctx, fmt.Sprintf(`Number((Array.from(document.querySelectorAll('#tree g.node')).find((g) => g.querySelector('text.lbl').textContent === %q) || { dataset: { id: -1 } }).dataset.id)`, name))
+	if id < 0 {
+		t.Fatalf("no node %q", name)
+	}
+	return id
+}
+
+// checkFollow checks that following the running node of the wide tree
+// pans only when the node leaves the view: while the patrol runs (its
+// four leaves in turn, at the right end of the tree) the view stays
+// still; fleeing (the left end) pans once, then stays.
+func checkFollow(t *testing.T, ctx context.Context, mode *atomic.Int32) {
+	if !jsEval[bool](t, ctx, `document.querySelector('#btn-follow').classList.contains('on')`) {
+		run(t, ctx, chromedp.Click("#btn-follow", chromedp.ByID))
+	}
+	// Every change of the view's transform, with its time.
+	run(t, ctx, chromedp.Evaluate(`window.__pans = []; new MutationObserver(() => window.__pans.push(performance.now())).observe(
+		document.querySelector('#viewport'), { attributes: true, attributeFilter: ['transform'] })`, nil))
+	flee, patrol := nodeNamed(t, ctx, "Flee"), nodeNamed(t, ctx, "patrol")
+	// watch samples the running leaf for d: the leaves seen, and whether
+	// each was in view; the view must not move.
+	watch := func(what string, d time.Duration, want func(leaf int) bool) map[int]bool {
+		t.Helper()
+		// Settled: no pan for half a second.
+		jsWait(t, ctx, what+": settled", `!window.__pans.length || performance.now() - window.__pans[window.__pans.length - 1] > 500`, 5*time.Second)
+		run(t, ctx, chromedp.Evaluate(`window.__pans = []`, nil))
+		seen := map[int]bool{}
+		for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			var leaf struct {
+				id      int
+				visible bool
+			}
+			got := jsEval[[]any](t, ctx, runningLeaf)
+			leaf.id, leaf.visible = int(got[0].(float64)), got[1].(bool)
+			if leaf.id < 0 {
+				continue
+			}
+			if !want(leaf.id) {
+				t.Fatalf("%s: node %d runs", what, leaf.id)
+			}
+			if !leaf.visible {
+				t.Errorf("%s: running node %d out of view", what, leaf.id)
+			}
+			seen[leaf.id] = true
+		}
+		if n := jsEval[int](t, ctx, `window.__pans.length`); n > 0 {
+			pageShot(t, ctx, "follow.png")
+			t.Errorf("%s: the view moved %d times while the running node stayed in view (leaves %v)", what, n, seen)
+		}
+		return seen
+	}
+	// The patrol: MoveTo A, Wait, MoveTo B, Wait.
+	isPatrol := func(id int) bool { return id > patrol && id <= patrol+4 }
+	jsWait(t, ctx, "patrol in view", fmt.Sprintf(`(() => { const [id, v] = %s; return id > %d && v; })()`, runningLeaf, patrol), 5*time.Second)
+	if seen := watch("patrolling", 2*time.Second, isPatrol); len(seen) < 3 {
+		t.Errorf("patrolling: leaves %v ran, want the patrol's four in turn", seen)
+	}
+	// Fleeing: the view pans to the other end of the tree, once.
+	mode.Store(modeFlee)
+	jsWait(t, ctx, "flee in view", fmt.Sprintf(`(() => { const [id, v] = %s; return id === %d && v; })()`, runningLeaf, flee), 5*time.Second)
+	if jsEval[int](t, ctx, `window.__pans.length`) == 0 {
+		t.Error("the view did not pan to the fleeing node")
+	}
+	watch("fleeing", time.Second, func(id int) bool { return id == flee })
+	mode.Store(modePatrol)
+	jsWait(t, ctx, "patrol in view again", fmt.Sprintf(`(() => { const [id, v] = %s; return id > %d && v; })()`, runningLeaf, patrol), 5*time.Second)
 }

@@ -38,6 +38,7 @@
     bpBoxKey: '', // what the Node tab's checkboxes show
     hitKey: '', // the last breakpoint hit shown
     anim: 0, // counts view changes: a newer one stops an animation
+    goal: null, // { view, anim }: where animation anim takes the view
     rec: null, // the recording shown (read-only), or null: live
     liveAgent: null, // the live agent to go back to from a recording
     rev: 0, // the revision of the agent state shown (see newer)
@@ -309,36 +310,50 @@
     $('#viewport').setAttribute('transform', `translate(${v.x},${v.y}) scale(${v.k})`);
   }
 
-  function fit() {
+  // fitView is the view showing the whole tree. Centred: a wide, flat
+  // tree is a band across the middle, where the zoom buttons (which zoom
+  // about the centre) keep it in view.
+  function fitView() {
     const svg = $('#tree');
     const W = svg.clientWidth || 800;
     const H = svg.clientHeight || 500;
     const t = S.tree;
-    if (!t) return;
     const k = Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
-    // Centred: a wide, flat tree is a band across the middle, where the
-    // zoom buttons (which zoom about the centre) keep it in view.
-    S.view = { k, x: (W - t.width * k) / 2, y: Math.max(8, (H - 30 - t.height * k) / 2) };
+    return { k, x: (W - t.width * k) / 2, y: Math.max(8, (H - 30 - t.height * k) / 2) };
+  }
+
+  function fit() {
+    if (!S.tree) return;
+    S.view = fitView();
     applyView();
   }
 
-  // focus shows the tree at a readable size: all of it when it fits,
-  // else centred on node id (the running leaf, or the root).
-  function focus(id, smooth) {
+  // focusView is the view that shows the tree at a readable size: all of
+  // it when it fits, else centred on node id (the running leaf, or the
+  // root). Null without a tree.
+  function focusView(id) {
     const svg = $('#tree');
     const W = svg.clientWidth || 800;
     const H = svg.clientHeight || 500;
     const t = S.tree;
-    if (!t || !t.nodes.length) return;
+    if (!t || !t.nodes.length) return null;
     const fitK = Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
-    if (fitK >= 0.7) {
-      fit();
-      return;
-    }
+    if (fitK >= 0.7) return fitView();
     const n = t.nodes[id >= 0 && id < t.nodes.length ? id : 0];
     const k = Math.max(fitK, 0.85);
     const y = (t.height + 20) * k <= H - 30 ? 8 : Math.min(8, H / 2 - (n.y + 20) * k);
-    const target = { k, x: W / 2 - n.x * k, y };
+    return { k, x: W / 2 - n.x * k, y };
+  }
+
+  // focus shows node id at a readable size (focusView), smoothly or at once.
+  function focus(id, smooth) {
+    const target = focusView(id);
+    if (target) panTo(target, smooth);
+  }
+
+  // panTo moves the view to target: at once, or in a short animation that
+  // any other change of the view stops.
+  function panTo(target, smooth) {
     if (!smooth) {
       S.view = target;
       applyView();
@@ -347,6 +362,7 @@
     const from = Object.assign({}, S.view);
     const t0 = performance.now();
     const anim = ++S.anim;
+    S.goal = { view: target, anim };
     const stepAnim = (now) => {
       if (anim !== S.anim) return; // the view changed since
       const f = Math.min(1, (now - t0) / 300);
@@ -358,20 +374,51 @@
     requestAnimationFrame(stepAnim);
   }
 
+  // viewGoal is where the view is going: the end of the animation under
+  // way, or the view.
+  function viewGoal() {
+    return S.goal && S.goal.anim === S.anim ? S.goal.view : S.view;
+  }
+
+  const sameView = (a, b) => Math.abs(a.x - b.x) < 0.5 && Math.abs(a.y - b.y) < 0.5 && Math.abs(a.k - b.k) < 1e-4;
+
+  // inView says whether node id is in view v, clear of its sides by a
+  // margin (and above the legend's band at the bottom).
+  function inView(id, v) {
+    const svg = $('#tree');
+    const W = svg.clientWidth || 800;
+    const H = svg.clientHeight || 500;
+    const n = S.tree.nodes[id];
+    const m = Math.min(24, W / 10);
+    const x0 = v.x + (n.x - n.w / 2) * v.k;
+    const y0 = v.y + n.y * v.k;
+    return x0 >= m && x0 + n.w * v.k <= W - m && y0 >= 0 && y0 + 40 * v.k <= H - 30;
+  }
+
   function setFollow(on) {
     S.follow = on;
     $('#btn-follow').classList.toggle('on', on);
     if (on && S.shown) followRunning(S.shown.running || [], true);
   }
 
-  // followRunning keeps the first running leaf in view.
+  // followRunning keeps the first running leaf in view. The view moves
+  // only when the leaf is out of it (or near its sides): a running node
+  // that moves within the view does not pan it on every update. It then
+  // centres the leaf's parent if that shows the leaf, so that its
+  // siblings, which often run next, are in view too; else the leaf.
+  // force (Follow clicked): centre it anyway.
   function followRunning(paths, force) {
     // Paused at a breakpoint, the view stays on the node of the hit.
-    if (!S.follow || !paths.length || (S.breakNode >= 0 && !force)) return;
-    const leaf = paths[0][paths[0].length - 1];
+    if (!S.follow || !paths.length || !S.tree || (S.breakNode >= 0 && !force)) return;
+    const path = paths[0];
+    const leaf = path[path.length - 1];
     if (leaf === S.followed && !force) return;
     S.followed = leaf;
-    focus(leaf, true);
+    const goal = viewGoal();
+    if (!force && inView(leaf, goal)) return;
+    let target = path.length > 1 ? focusView(path[path.length - 2]) : null;
+    if (!target || !inView(leaf, target)) target = focusView(leaf);
+    if (target && !sameView(target, goal)) panTo(target, true);
   }
 
   function zoomAt(px, py, f) {

@@ -2,9 +2,11 @@ package debug
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,6 +220,7 @@ func TestBrowserPage(t *testing.T) {
 		document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
 	t.Run("stats", func(t *testing.T) { checkStatsTable(t, ctx, s) })
 	t.Run("follow", func(t *testing.T) { checkFollow(t, ctx, mode) })
+	t.Run("breakpoint banner", func(t *testing.T) { checkBreakBanner(t, ctx, base) })
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)
 	}
@@ -341,4 +344,82 @@ func checkFollow(t *testing.T, ctx context.Context, mode *atomic.Int32) {
 	watch("fleeing", time.Second, func(id int) bool { return id == flee })
 	mode.Store(modePatrol)
 	jsWait(t, ctx, "patrol in view again", fmt.Sprintf(`(() => { const [id, v] = %s; return id > %d && v; })()`, runningLeaf, patrol), 5*time.Second)
+}
+
+// control sends a control request to the session as the page does.
+func control(t *testing.T, base, method, path, body string) {
+	t.Helper()
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Arbor-Token", browserToken)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(resp.Body)
+		t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, msg)
+	}
+}
+
+// The banner of the breakpoint the agent is paused at, "" when hidden.
+const banner = `(() => { const b = document.querySelector('#break-banner'); return b.hidden ? '' : b.textContent; })()`
+
+// checkBreakBanner checks that the breakpoint banner (and the mark of the
+// node of the hit) show while the page shows the live tick, not while it
+// shows another tick of the history.
+func checkBreakBanner(t *testing.T, ctx context.Context, base string) {
+	// The blinker fails at node 2 every other tick.
+	run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=2"))
+	jsWait(t, ctx, "agent 2 live with some history", `document.querySelector('#agent-title').textContent.startsWith('Agent #2 ') &&
+		Number((/^live · record (\d+) /.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 6`, 10*time.Second)
+	control(t, base, "POST", "/api/agents/2/breakpoints", `{"node": 2, "on": ["failure"]}`)
+	defer func() {
+		control(t, base, "DELETE", "/api/agents/2/breakpoints", "")
+		control(t, base, "POST", "/api/agents/2/resume", "{}")
+	}()
+	marked := `(() => { const g = document.querySelector('#tree g.node.breakhit'); return g ? g.dataset.id : ''; })()`
+	jsWait(t, ctx, "banner", banner+`.startsWith('Paused at breakpoint: ') && document.querySelector('#tl-label').textContent.startsWith('live · paused')`, 10*time.Second)
+	hit := jsEval[string](t, ctx, banner)
+	if m := jsEval[string](t, ctx, marked); m != "2" {
+		t.Errorf("node %q marked, want 2", m)
+	}
+	var a struct{ LastBreak struct{ Seq int } }
+	resp, err := http.Get(base + "/api/agents/2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&a)
+	resp.Body.Close()
+	if err != nil || a.LastBreak.Seq < 4 {
+		t.Fatalf("agent 2: %v %+v", err, a)
+	}
+
+	// Scrubbed back: the tick shown is not where the agent stopped.
+	run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, a.LastBreak.Seq-3), nil))
+	jsWait(t, ctx, "scrubbed back", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ')`, a.LastBreak.Seq-3), 5*time.Second)
+	if b := jsEval[string](t, ctx, banner); b != "" {
+		t.Errorf("banner %q shown at an earlier tick", b)
+	}
+	if m := jsEval[string](t, ctx, marked); m != "" {
+		t.Errorf("node %s marked as the hit at an earlier tick", m)
+	}
+	// The record of the hit itself, scrubbed to: shown.
+	run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, a.LastBreak.Seq), nil))
+	jsWait(t, ctx, "the hit's record", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ') && %s === %q`, a.LastBreak.Seq, banner, hit), 5*time.Second)
+	// Live again, still paused there: shown.
+	run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
+	jsWait(t, ctx, "scrubbed back again", `document.querySelector('#tl-label').textContent.startsWith('history · ') && `+banner+` === ''`, 5*time.Second)
+	run(t, ctx, chromedp.Click("#btn-live", chromedp.ByID))
+	jsWait(t, ctx, "live again", `document.querySelector('#tl-label').textContent.startsWith('live · paused')`, 5*time.Second)
+	if b := jsEval[string](t, ctx, banner); b != hit {
+		t.Errorf("live again: banner %q, want %q", b, hit)
+	}
+	if m := jsEval[string](t, ctx, marked); m != "2" {
+		t.Errorf("live again: node %q marked, want 2", m)
+	}
 }

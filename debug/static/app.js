@@ -37,6 +37,7 @@
     bpKey: '', // the breakpoints the markers show
     bpBoxKey: '', // what the Node tab's checkboxes show
     hitKey: '', // the last breakpoint hit shown
+    hit: null, // the agent's lastBreak while it is paused there, or null
     anim: 0, // counts view changes: a newer one stops an animation
     goal: null, // { view, anim }: where animation anim takes the view
     rec: null, // the recording shown (read-only), or null: live
@@ -614,28 +615,38 @@
   // --- breakpoints --------------------------------------------------------
 
   // renderBreak shows the agent's breakpoints (a red dot on their nodes)
-  // and, when it is paused at one, the banner and the node highlighted.
+  // and, when it is paused at one, the banner and the node highlighted
+  // (renderHit).
   function renderBreak(a) {
     const bps = a.breakpoints || [];
     $('#btn-clear-bps').disabled = !bps.length;
     markBreakpoints(bps);
     const hit = a.lastBreak;
     const at = hit && hit.paused && a.paused ? hit : null;
+    const hitKey = at ? a.id + ':' + at.seq : '';
+    const isNew = at && hitKey !== S.hitKey;
+    S.hitKey = hitKey;
+    S.hit = at;
+    // A new hit: show its tick (the newest) and its node.
+    if (isNew && !S.live && !S.rec) setLive(true);
+    renderHit(true);
+    if (isNew) focus(at.node, true);
+  }
+
+  // renderHit shows the breakpoint the agent is paused at, the banner and
+  // the node marked, while the page shows the live tick or the hit's own
+  // record: a tick of the history scrubbed back to is not where the agent
+  // stopped. repaint: paint the tree shown if the mark moved.
+  function renderHit(repaint) {
+    const hit = S.hit;
+    const at = hit && !S.rec && (S.live || (S.shown && S.shown.seq === hit.seq)) ? hit : null;
     const banner = $('#break-banner');
     banner.hidden = !at;
     if (at) banner.textContent = 'Paused at breakpoint: ' + label(at.node) + ' ' + at.event + ' (tick ' + at.tick + ')';
     const node = at ? at.node : -1;
-    const hitKey = at ? a.id + ':' + at.seq : '';
-    const isNew = at && hitKey !== S.hitKey;
-    S.hitKey = hitKey;
     if (node !== S.breakNode) {
       S.breakNode = node;
-      if (S.shown) paint(S.shown.nodes);
-    }
-    if (isNew) {
-      // A new hit: show its tick (the newest) and its node.
-      if (!S.live && !S.rec) setLive(true);
-      focus(node, true);
+      if (repaint && S.shown) paint(S.shown.nodes);
     }
   }
 
@@ -727,6 +738,7 @@
   // show renders one tick (live or from the history).
   function show(v) {
     S.shown = v;
+    renderHit(false);
     paint(v.nodes);
     renderRunning(v.running || []);
     if (v.live) followRunning(v.running || [], false);
@@ -925,6 +937,7 @@
     if (on && S.rec) return;
     S.live = on;
     $('#btn-live').classList.toggle('on', on);
+    renderHit(true);
     if (on && S.latest) onAgent(Object.assign({}, S.latest, { timeline: [] }));
   }
 

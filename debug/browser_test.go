@@ -221,6 +221,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("stats", func(t *testing.T) { checkStatsTable(t, ctx, s) })
 	t.Run("follow", func(t *testing.T) { checkFollow(t, ctx, mode) })
 	t.Run("breakpoint banner", func(t *testing.T) { checkBreakBanner(t, ctx, base) })
+	t.Run("agent not in the session", func(t *testing.T) { checkMissingAgent(t, ctx, base, s) })
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)
 	}
@@ -419,4 +420,51 @@ func checkBreakBanner(t *testing.T, ctx context.Context, base string) {
 	if m := jsEval[string](t, ctx, marked); m != "2" {
 		t.Errorf("live again: node %q marked, want 2", m)
 	}
+}
+
+// checkMissingAgent opens agents the page never saw live, by their
+// address: one that never was in the session gets a message saying so
+// with a link back to the agent list; one removed from the manager, which
+// the session still keeps (watched before its removal), its last state,
+// as a page that watched it shows it.
+func checkMissingAgent(t *testing.T, ctx context.Context, base string, s *Session) {
+	run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=99"))
+	jsWait(t, ctx, "message", `!document.querySelector('#missing').hidden && document.querySelector('#agent-view').hidden &&
+		document.querySelector('#missing-text').textContent.startsWith('Agent #99 is not in this session, or no longer') &&
+		document.querySelector('#conn').textContent === 'live'`, 10*time.Second)
+	if n := jsEval[string](t, ctx, `document.querySelector('#notice').hidden ? '' : document.querySelector('#notice').textContent`); n != "" {
+		t.Errorf("notice %q beside the message", n)
+	}
+	clock := jsEval[string](t, ctx, `document.querySelector('#clock').textContent`)
+	jsWait(t, ctx, "header ticking", fmt.Sprintf(`document.querySelector('#clock').textContent !== %q`, clock), 5*time.Second)
+	run(t, ctx, chromedp.Click("#missing-back", chromedp.ByID))
+	jsWait(t, ctx, "back to the list", `document.querySelector('#missing').hidden && !document.querySelector('#empty').hidden && location.hash === '' &&
+		document.querySelectorAll('#agent-list li.agent-item').length === 3`, 5*time.Second)
+
+	// Agent 1, watched, then removed while no page showed it.
+	run(t, ctx, chromedp.Navigate(base+"/#agent=1"))
+	jsWait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
+		Number((/^live · record (\d+) /.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 3`, 10*time.Second)
+	run(t, ctx, chromedp.Navigate("about:blank"))
+	s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(1)) })
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		s.mu.Lock()
+		kept := s.removed[1] != nil
+		s.mu.Unlock()
+		if kept {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("agent 1 not kept after its removal")
+		}
+	}
+	run(t, ctx, chromedp.Navigate(base+"/#agent=1"))
+	jsWait(t, ctx, "its last state", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
+		document.querySelector('#agent-status').textContent === 'removed' && document.querySelector('#controls').hidden &&
+		document.querySelector('#missing').hidden && !document.querySelector('#agent-view').hidden &&
+		document.querySelector('#notice').textContent.startsWith('Agent #1 was removed from the manager.') &&
+		document.querySelector('#tl-label').textContent.startsWith('last state · record ') &&
+		document.querySelector('#conn').textContent === 'live'`, 10*time.Second)
+	run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
+	jsWait(t, ctx, "its history", `document.querySelector('#tl-label').textContent.startsWith('history · record ')`, 5*time.Second)
 }

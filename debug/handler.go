@@ -208,7 +208,13 @@ func (h *handler) locked(w http.ResponseWriter, r *http.Request, fn func(id int)
 
 // noAgent is the answer about an agent that is not there.
 func noAgent(id int) httpError {
-	return httpError{code: http.StatusNotFound, msg: fmt.Sprintf("no agent %d", id)}
+	return httpError{code: http.StatusNotFound, msg: noAgentMsg(id)}
+}
+
+// noAgentMsg says that agent id is not in the session: the manager does
+// not hold it, and it is not a watched agent removed less than Linger ago.
+func noAgentMsg(id int) string {
+	return fmt.Sprintf("no agent %d in the session (never added, or removed from the manager)", id)
 }
 
 type httpError struct {
@@ -448,8 +454,10 @@ func (h *handler) agents(w http.ResponseWriter, r *http.Request) {
 	h.writeJSON(w, http.StatusOK, out)
 }
 
+// agent serves an agent's JSON; also a watched agent removed less than
+// Linger ago ("removed": true), which a page opens after a reload.
 func (h *handler) agent(w http.ResponseWriter, r *http.Request) {
-	h.withAgent(w, r, func(a *arbor.Agent) any { return h.s.agentInfoLocked(a) })
+	h.withRecorded(w, r, func(a *arbor.Agent, _ *watch) any { return h.s.agentInfoLocked(a) })
 }
 
 type blackboardView struct {
@@ -661,7 +669,7 @@ func (h *handler) export(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if a == nil {
-		h.fail(w, http.StatusNotFound, "no agent %d", id)
+		h.fail(w, http.StatusNotFound, "%s", noAgentMsg(id))
 		return
 	}
 	ev.Base = string(base)
@@ -827,7 +835,7 @@ func (h *handler) control(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if a == nil {
-		h.fail(w, http.StatusNotFound, "no agent %d", id)
+		h.fail(w, http.StatusNotFound, "%s", noAgentMsg(id))
 		return
 	}
 	// Every page watching the agent shows the change now, not at the

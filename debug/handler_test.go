@@ -1003,10 +1003,7 @@ func TestRemovedAgentKeepsItsHistory(t *testing.T) {
 	if code != 200 || len(ex["ticks"].([]any)) != seq || ex["agent"].(map[string]any)["removed"] != true {
 		t.Fatalf("export of the removed agent: %d %v", code, ex["agent"])
 	}
-	// Not an agent of the manager any more.
-	if code, _ := get(t, h, "/api/agents/2"); code != 404 {
-		t.Errorf("agent JSON of a removed agent: %d", code)
-	}
+	// Not an agent of the manager any more: no controls.
 	if code, _ := do(t, h, "POST", "/api/agents/2/pause", "{}", controlHeaders); code != 404 {
 		t.Errorf("pause of a removed agent: %d", code)
 	}
@@ -1015,6 +1012,64 @@ func TestRemovedAgentKeepsItsHistory(t *testing.T) {
 	tickN(s, 3, 1)
 	if code, _ := get(t, h, "/api/agents/2/ticks/1"); code != 404 {
 		t.Errorf("record of an agent removed long ago: %d", code)
+	}
+}
+
+// A page opened on a removed agent (after a reload: it never saw the
+// agent live) gets what a page that watched it got: while the session
+// lingers it, the agent's JSON (removed) and a stream of its last state,
+// then "gone"; after that, a 404 saying that the agent is not in the
+// session.
+func TestRemovedAgentOpenedAfterItsRemoval(t *testing.T) {
+	s, h := newControlSession(t, Options{MaxRate: 50, Linger: 300 * time.Millisecond})
+	stop, err := s.Watch(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tickN(s, 0, 2)
+	stop()
+	s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(2)) })
+	tickN(s, 2, 1)
+
+	code, a := get(t, h, "/api/agents/2")
+	if code != 200 || a["removed"] != true || a["id"] != 2.0 || a["treeName"] != "Sentry" || a["watched"] != false {
+		t.Fatalf("agent JSON of a lingering removed agent: %d %v", code, a)
+	}
+	resp := openStream(t, h, 2)
+	if resp.StatusCode != 200 {
+		t.Fatalf("stream of a lingering removed agent: %d", resp.StatusCode)
+	}
+	var names []string
+	var last map[string]any
+	for e := range scanSSE(resp.Body, 10) {
+		names = append(names, e.name)
+		if e.name == "agent" {
+			if err := json.Unmarshal([]byte(e.data), &last); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if strings.Join(names, ",") != "summary,agent,gone" {
+		t.Fatalf("stream of a lingering removed agent: events %v, want summary, agent, gone, then its end", names)
+	}
+	if last["agent"].(map[string]any)["removed"] != true || last["seq"] != 3.0 || len(last["timeline"].([]any)) != 3 {
+		t.Errorf("its last state: agent %v, record %v, timeline %v", last["agent"], last["seq"], last["timeline"])
+	}
+	s.mu.Lock()
+	_, rewatched := s.watches[2]
+	s.mu.Unlock()
+	if rewatched {
+		t.Error("the stream watches the removed agent again")
+	}
+
+	// Forgotten after Linger: a 404 that says so.
+	time.Sleep(350 * time.Millisecond)
+	tickN(s, 3, 1)
+	for _, path := range []string{"/api/agents/2", "/api/agents/2/export", "/api/stream?agent=2"} {
+		code, out := get(t, h, path)
+		if msg, _ := out["error"].(string); code != 404 || msg != "no agent 2 in the session (never added, or removed from the manager)" {
+			t.Errorf("%s of an agent removed long ago: %d %q", path, code, msg)
+		}
 	}
 }
 

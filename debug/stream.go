@@ -31,7 +31,9 @@ type liveView struct {
 // stream serves Server-Sent Events: "summary" after ticks (agent counts),
 // and with ?agent=ID the agent is watched while the stream is open and
 // "agent" events carry its state. Updates are sent at most MaxRate times
-// a second, however fast the program ticks.
+// a second, however fast the program ticks. For a watched agent removed
+// less than Linger ago, the stream sends its last state, then "gone", and
+// ends.
 func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 	s := h.s
 	var wt *watch
@@ -48,12 +50,18 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 		}
 		s.mu.Lock()
 		wt, err = s.acquireLocked(id)
+		if err != nil && s.removed[id] != nil {
+			// A watched agent removed less than Linger ago (a page reloaded
+			// on it): its last state, then "gone".
+			wt, err = s.removed[id], nil
+		} else if err == nil {
+			defer s.release(wt)
+		}
 		s.mu.Unlock()
 		if err != nil {
-			h.fail(w, http.StatusNotFound, "no agent %d", id)
+			h.fail(w, http.StatusNotFound, "%s", noAgentMsg(id))
 			return
 		}
-		defer s.release(wt)
 	}
 	rc := http.NewResponseController(w)
 	// A stream outlives any write timeout the program's server has.

@@ -71,7 +71,11 @@
     const r = await fetch(path, opts);
     let body = {};
     try { body = await r.json(); } catch (_) { /* not JSON */ }
-    if (!r.ok) throw new Error(body.error || r.status + ' ' + r.statusText);
+    if (!r.ok) {
+      const err = new Error(body.error || r.status + ' ' + r.statusText);
+      err.status = r.status;
+      throw err;
+    }
     return body;
   }
 
@@ -489,9 +493,14 @@
       if (S.rec) return; // a recording was opened meanwhile
     } catch (err) {
       if (S.rec) return;
+      if (err.status === 404) {
+        showMissing(id);
+        return;
+      }
       notice('Agent ' + id + ': ' + err.message);
       $('#agent-view').hidden = false;
       $('#empty').hidden = true;
+      $('#missing').hidden = true;
       return;
     }
     S.agentId = id;
@@ -502,6 +511,7 @@
     writeHash();
     for (const li of document.querySelectorAll('#agent-list li')) li.classList.toggle('sel', Number(li.dataset.id) === id);
     $('#empty').hidden = true;
+    $('#missing').hidden = true;
     $('#agent-view').hidden = false;
     notice('');
     if (S.treeId !== info.tree) {
@@ -525,6 +535,31 @@
     connect();
   }
 
+  // showMissing says that agent id (asked for in the address, say after a
+  // reload) is not in the session: never added, or removed from the
+  // manager and no longer kept (a watched agent's ticks stay for a while
+  // after its removal; then the page opens it read-only). The header
+  // stays live; a link leads back to the agent list.
+  function showMissing(id) {
+    Object.assign(S, { agentId: null, agent: null, hit: null, hitKey: '', breakNode: -1, timeline: [], latest: null, shown: null, stats: null });
+    for (const li of document.querySelectorAll('#agent-list li')) li.classList.remove('sel');
+    notice('');
+    $('#agent-view').hidden = true;
+    $('#empty').hidden = true;
+    $('#missing-text').textContent = 'Agent #' + id + ' is not in this session, or no longer: it was never added, or it was removed ' +
+      'from the manager and its recorded ticks are gone.';
+    $('#missing').hidden = false;
+    connect(true);
+  }
+
+  // backToList leaves the message of showMissing for the agent list.
+  function backToList() {
+    $('#missing').hidden = true;
+    $('#empty').hidden = false;
+    writeHash();
+    $('#search').focus();
+  }
+
   // connect opens the live stream: the session's summary, and the agent
   // shown unless summaryOnly.
   function connect(summaryOnly) {
@@ -534,7 +569,14 @@
     S.es = es;
     setConn('');
     es.onopen = () => setConn('live');
-    es.onerror = () => setConn('down');
+    es.onerror = () => {
+      setConn('down');
+      // The browser retries a stream that broke, not one refused: the
+      // agent may have left the session since the page opened it.
+      if (es.readyState === EventSource.CLOSED && S.es === es && !S.rec && S.agentId != null && !summaryOnly) {
+        setTimeout(() => { if (S.es === es) recheck(); }, 1000);
+      }
+    };
     es.addEventListener('summary', (e) => renderSummary(JSON.parse(e.data)));
     es.addEventListener('agent', (e) => onAgent(JSON.parse(e.data)));
     es.addEventListener('gone', (e) => {
@@ -550,6 +592,21 @@
       notice('Agent #' + id + ' was removed from the manager. Its recorded ticks stay for a while: scrub them, or Export JSON.');
       connect(true);
     });
+  }
+
+  // recheck opens the agent shown again after its stream was refused: the
+  // message of showMissing if it is gone, else its stream again.
+  async function recheck() {
+    const id = S.agentId;
+    if (id == null || S.rec) return;
+    try {
+      await api('api/agents/' + id);
+      if (S.agentId === id && !S.rec) connect();
+    } catch (err) {
+      if (S.agentId !== id || S.rec) return;
+      if (err.status === 404) showMissing(id);
+      else setTimeout(recheck, 2000);
+    }
   }
 
   function onAgent(d) {
@@ -1186,6 +1243,7 @@
       ? 'recorded ticks ' + ticks[0].tick + '–' + ticks[ticks.length - 1].tick + ' · t=' + fmtMs(ticks[ticks.length - 1].nowMs)
       : 'no recorded ticks';
     $('#empty').hidden = true;
+    $('#missing').hidden = true;
     $('#agent-view').hidden = false;
     drawTree();
     focus(0, false);
@@ -1296,6 +1354,7 @@
     $('#filter-tree').addEventListener('change', (e) => { S.list.tree = e.target.value; loadAgents(); });
     $('#filter-status').addEventListener('change', (e) => { S.list.status = e.target.value; loadAgents(); });
     $('#more').onclick = () => { S.list.limit += 200; loadAgents(); };
+    $('#missing-back').onclick = (e) => { e.preventDefault(); backToList(); };
     for (const b of document.querySelectorAll('.tabs button')) b.onclick = () => setTab(b.dataset.tab);
     for (const th of document.querySelectorAll('#stats-table th[data-sort]')) th.onclick = () => { S.statsSort = th.dataset.sort; renderStats(); };
     setupPanZoom();

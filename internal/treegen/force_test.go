@@ -1,7 +1,9 @@
 package treegen
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/arborbt/arbor"
@@ -12,16 +14,22 @@ import (
 // running node), a forced node reports the forced status wherever it is
 // ticked or evaluated, the agent's running states agree with the events,
 // and an untraced agent (ticking through the internal tracer) makes the
-// same decisions as the traced one.
+// same decisions as the traced one. ARBOR_FORCE_SEEDS=FIRST:COUNT runs
+// another range of seeds.
 func TestForcedTreesStayWellFormed(t *testing.T) {
-	seeds, ticks := 3_000, 30
+	first, seeds, ticks := 0, 3_000, 30
 	if raceEnabled {
 		seeds, ticks = 600, 12
+	}
+	if v := os.Getenv("ARBOR_FORCE_SEEDS"); v != "" {
+		if _, err := fmt.Sscanf(v, "%d:%d", &first, &seeds); err != nil {
+			t.Fatalf("ARBOR_FORCE_SEEDS=%q: want FIRST:COUNT", v)
+		}
 	}
 	cfg := DefaultConfig()
 	reg := Registry()
 	forcedResults := 0
-	for seed := uint64(0); seed < uint64(seeds); seed++ {
+	for seed := uint64(first); seed < uint64(first+seeds); seed++ {
 		doc := Generate(seed, cfg)
 		tree, err := arbor.Compile(doc, reg)
 		if err != nil {

@@ -37,15 +37,22 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	dir := fs.String("trees", "testdata/bench", "directory holding guard.json and wide.json")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arbor bench [-workload guard|wide] [-agents N] [-ticks T] [-workers W] [-json]\n\nRuns a standard workload with Arbor and with hand-written Go, and compares them.")
+		fmt.Fprintln(fs.Output(), "usage: arbor bench [-workload guard|wide] [-agents N] [-ticks T] [-workers W] [-json]\n\nRuns a standard workload with Arbor and with hand-written Go, and compares them.")
 		fs.PrintDefaults()
 	}
-	if err := parseInterspersed(fs, args); err != nil {
-		return 2
+	if code, ok := parseArgs(fs, args, stdout); !ok {
+		return code
 	}
-	if fs.NArg() != 0 || *agents < 1 || *ticks < 1 || *workers < 1 || *runs < 1 {
-		fs.Usage()
-		return 2
+	if msg := checkArgs(fs); msg != "" {
+		return usageError(fs, "%s", msg)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"agents", *agents}, {"ticks", *ticks}, {"workers", *workers}, {"runs", *runs}} {
+		if f.v < 1 {
+			return usageError(fs, "-%s must be 1 or more, got %d", f.name, f.v)
+		}
 	}
 	tree, err := workload.LoadTree(*dir, *name)
 	if err != nil {

@@ -25,7 +25,7 @@ func cmdConvert(args []string, stdout, stderr io.Writer) int {
 	from := fs.String("from", "", "input format: "+names+" (default: from the file)")
 	to := fs.String("to", "", "output format: "+names+" (default: from OUT's extension)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: arbor convert IN OUT [--from F] [--to F]
+		fmt.Fprintln(fs.Output(), `usage: arbor convert IN OUT [--from F] [--to F]
 
 Converts a tree file between formats: arbor (native JSON/YAML), b3 (Behavior3
 editor JSON) and btcpp (BehaviorTree.CPP v4 XML, Groot2). Formats come from the
@@ -34,12 +34,11 @@ extensions unless given: .xml is btcpp, .yaml/.yml arbor, .json arbor or b3
 standard output (--to required).`)
 		fs.PrintDefaults()
 	}
-	if err := parseInterspersed(fs, args); err != nil {
-		return 2
+	if code, ok := parseArgs(fs, args, stdout); !ok {
+		return code
 	}
-	if fs.NArg() != 2 {
-		fs.Usage()
-		return 2
+	if msg := checkArgs(fs, "IN", "OUT"); msg != "" {
+		return usageError(fs, "%s", msg)
 	}
 	in, out := fs.Arg(0), fs.Arg(1)
 	doc, err := loadTreeFile(in, *from)

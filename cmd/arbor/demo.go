@@ -58,17 +58,28 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	history := fset.Int("history", 500, "ticks of history kept for each watched agent")
 	workers := fset.Int("workers", 0, "manager worker goroutines (default GOMAXPROCS)")
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arbor demo [--addr HOST:PORT] [--headless --ticks N] [flags]\n\n"+
+		fmt.Fprintln(fset.Output(), "usage: arbor demo [--addr HOST:PORT] [--headless --ticks N] [flags]\n\n"+
 			"Runs the village: villagers with needs (Food, Water, Energy, Mood, Money) and a pack of monsters,\n"+
 			"each an Arbor agent, ticking at 20 Hz. Serves the world view and the debugger at http://"+debug.DefaultAddr+"/.")
 		fset.PrintDefaults()
 	}
-	if err := parseInterspersed(fset, args); err != nil {
-		return 2
+	if code, ok := parseArgs(fset, args, stdout); !ok {
+		return code
 	}
-	if fset.NArg() != 0 || *ticks < 0 || *villagers < 1 || *monsters < 0 || *history < 1 {
-		fset.Usage()
-		return 2
+	if msg := checkArgs(fset); msg != "" {
+		return usageError(fset, "%s", msg)
+	}
+	switch {
+	case *ticks < 0:
+		return usageError(fset, "--ticks must be 0 or more, got %d", *ticks)
+	case *villagers < 1:
+		return usageError(fset, "--villagers must be 1 or more, got %d", *villagers)
+	case *monsters < 0:
+		return usageError(fset, "--monsters must be 0 or more, got %d", *monsters)
+	case *history < 1:
+		return usageError(fset, "--history must be 1 or more, got %d", *history)
+	case *workers < 0:
+		return usageError(fset, "--workers must be 0 (GOMAXPROCS) or more, got %d", *workers)
 	}
 	treeFS, from, err := demoTrees(*trees)
 	if err != nil {
@@ -220,17 +231,27 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	mocks := mockFlags{}
 	fset.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); other unknown types run one tick, then succeed")
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arbor serve [flags] FILE...\n\n"+
+		fmt.Fprintln(fset.Output(), "usage: arbor serve [flags] FILE...\n\n"+
 			"Ticks agents of the trees in FILEs (built-in nodes; unknown types are mock actions) and serves\n"+
 			"the debugger at http://"+debug.DefaultAddr+"/.")
 		fset.PrintDefaults()
 	}
-	if err := parseInterspersed(fset, args); err != nil {
-		return 2
+	if code, ok := parseArgs(fset, args, stdout); !ok {
+		return code
 	}
-	if fset.NArg() == 0 || *agents < 1 || *tickMs <= 0 || *ticks < 0 || *history < 1 {
-		fset.Usage()
-		return 2
+	if msg := checkArgs(fset, "FILE..."); msg != "" {
+		return usageError(fset, "%s", msg)
+	}
+	switch {
+	case *agents < 1:
+		return usageError(fset, "--agents must be 1 or more, got %d", *agents)
+	case *ticks < 0:
+		return usageError(fset, "--ticks must be 0 or more, got %d", *ticks)
+	case *history < 1:
+		return usageError(fset, "--history must be 1 or more, got %d", *history)
+	}
+	if msg := checkTickMs(*tickMs, *ticks); msg != "" {
+		return usageError(fset, "%s", msg)
 	}
 	m := arbor.NewManager(arbor.WithManagerErrorHandler(func(e *arbor.NodeError) {
 		slog.Warn("arbor serve: node error", "err", e)

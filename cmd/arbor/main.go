@@ -42,7 +42,7 @@ commands:
   render FILE [--format dot|mermaid|ascii]
                            draw the trees of a tree file (any format)
 
-Run "arbor <command> -h" for a command's flags.
+Run "arbor <command> -h" or "arbor help <command>" for a command's flags.
 `
 
 func main() {
@@ -76,6 +76,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "render":
 		return cmdRender(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
+		if len(rest) > 0 && cmd == "help" {
+			return run([]string{rest[0], "-h"}, stdout, stderr) // arbor help CMD
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	}

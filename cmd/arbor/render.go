@@ -16,19 +16,18 @@ func cmdRender(args []string, stdout, stderr io.Writer) int {
 	style := fs.String("format", "ascii", "drawing: ascii (an indented tree), dot (Graphviz) or mermaid")
 	from := fs.String("from", "", "input format: "+strings.Join(format.Names(), ", ")+" (default: from the file)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: arbor render FILE [--format dot|mermaid|ascii] [--from F]
+		fmt.Fprintln(fs.Output(), `usage: arbor render FILE [--format dot|mermaid|ascii] [--from F]
 
 Draws every tree of a tree file (any format), the main tree first: node names
 and types, parameters, abort modes, guards (hanging from their node) and the
 trees SubTree nodes run.`)
 		fs.PrintDefaults()
 	}
-	if err := parseInterspersed(fs, args); err != nil {
-		return 2
+	if code, ok := parseArgs(fs, args, stdout); !ok {
+		return code
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return 2
+	if msg := checkArgs(fs, "FILE"); msg != "" {
+		return usageError(fs, "%s", msg)
 	}
 	doc, err := loadTreeFile(fs.Arg(0), *from)
 	if err != nil {

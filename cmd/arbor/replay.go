@@ -23,17 +23,16 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	fset.SetOutput(stderr)
 	addr := fset.String("addr", debug.DefaultAddr, "address to serve the debugger on (no host: 127.0.0.1)")
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arbor replay [--addr HOST:PORT] FILE.json\n\n"+
+		fmt.Fprintln(fset.Output(), "usage: arbor replay [--addr HOST:PORT] FILE.json\n\n"+
 			"Serves the debugger at http://"+debug.DefaultAddr+"/ with a recording open: an agent's history saved with\n"+
 			"the debugger's \"Export JSON\" (GET api/agents/{id}/export). Read-only; no program needed.")
 		fset.PrintDefaults()
 	}
-	if err := parseInterspersed(fset, args); err != nil {
-		return 2
+	if code, ok := parseArgs(fset, args, stdout); !ok {
+		return code
 	}
-	if fset.NArg() != 1 {
-		fset.Usage()
-		return 2
+	if msg := checkArgs(fset, "FILE.json"); msg != "" {
+		return usageError(fset, "%s", msg)
 	}
 	rec, err := debug.LoadRecordingFile(fset.Arg(0))
 	if err != nil {

@@ -95,15 +95,20 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	allow := fs.Bool("allow-unknown", false, "run types that are not built in as actions that succeed")
 	trace := fs.Bool("trace", false, "print every node event")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arbor run [flags] FILE\n\nTicks a tree of built-in nodes (and -mock scripted types) and prints each tick's status.")
+		fmt.Fprintln(fs.Output(), "usage: arbor run [flags] FILE\n\nTicks a tree of built-in nodes (and -mock scripted types) and prints each tick's status.")
 		fs.PrintDefaults()
 	}
-	if err := parseInterspersed(fs, args); err != nil {
-		return 2
+	if code, ok := parseArgs(fs, args, stdout); !ok {
+		return code
 	}
-	if fs.NArg() != 1 || *ticks < 0 || *tickMs <= 0 {
-		fs.Usage()
-		return 2
+	if msg := checkArgs(fs, "FILE"); msg != "" {
+		return usageError(fs, "%s", msg)
+	}
+	if *ticks < 0 {
+		return usageError(fs, "-ticks must be 0 or more, got %d", *ticks)
+	}
+	if msg := checkTickMs(*tickMs, *ticks); msg != "" {
+		return usageError(fs, "%s", msg)
 	}
 	path := fs.Arg(0)
 	doc, err := loadTreeFile(path, "")

@@ -19,15 +19,14 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	allow := fs.Bool("allow-unknown", false, "accept node types that are not built in, as actions taking any parameters")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: arbor validate [-allow-unknown] FILE\n\nChecks a tree file (native JSON/YAML, Behavior3 JSON or BT.CPP XML) and prints every problem, or \"ok\" and the node count.\nThe state machines of a native file's fsm section are checked too.")
+		fmt.Fprintln(fs.Output(), "usage: arbor validate [-allow-unknown] FILE\n\nChecks a tree file (native JSON/YAML, Behavior3 JSON or BT.CPP XML) and prints every problem, or \"ok\" and the node count.\nThe state machines of a native file's fsm section are checked too.")
 		fs.PrintDefaults()
 	}
-	if err := parseInterspersed(fs, args); err != nil {
-		return 2
+	if code, ok := parseArgs(fs, args, stdout); !ok {
+		return code
 	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return 2
+	if msg := checkArgs(fs, "FILE"); msg != "" {
+		return usageError(fs, "%s", msg)
 	}
 	path := fs.Arg(0)
 	if hasMachines(path) {

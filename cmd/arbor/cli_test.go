@@ -1,0 +1,64 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Every command's -h prints its usage to standard output and exits 0, as
+// "arbor help" does; "arbor help CMD" is "arbor CMD -h".
+func TestHelpExitsZero(t *testing.T) {
+	for _, cmd := range []string{"demo", "serve", "replay", "test", "validate", "run", "bench", "convert", "render"} {
+		for _, args := range [][]string{{cmd, "-h"}, {cmd, "--help"}, {"help", cmd}} {
+			out, errOut, code := runCLI(t, args...)
+			if code != 0 || !strings.HasPrefix(out, "usage: arbor "+cmd) || errOut != "" {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want 0 and the usage on stdout", args, code, out, errOut)
+			}
+		}
+	}
+	if _, errOut, code := runCLI(t, "help", "frobnicate"); code != 2 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+		t.Errorf("help of an unknown command: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// A command line that is wrong exits 2 and says what is wrong before the
+// usage; no value makes a command panic.
+func TestUsageErrorsSayWhy(t *testing.T) {
+	sentry := filepath.Join("..", "..", "examples", "sentry.yaml")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run"}, "arbor run: missing FILE"},
+		{[]string{"run", sentry, "extra"}, `arbor run: unexpected argument "extra" after FILE`},
+		{[]string{"run", sentry, "-ticks", "-1"}, "arbor run: -ticks must be 0 or more, got -1"},
+		{[]string{"run", sentry, "-tick-ms", "0"}, "-tick-ms must be a positive number"},
+		{[]string{"run", sentry, "-tick-ms", "NaN"}, "-tick-ms must be a positive number"},
+		{[]string{"run", sentry, "-tick-ms", "Inf"}, "-tick-ms must be a positive number"},
+		{[]string{"run", sentry, "-tick-ms", "1e300"}, "would run past the largest game time"},
+		{[]string{"run", sentry, "-tick-ms", "1e-9"}, "-tick-ms must be at least 0.001"},
+		{[]string{"serve", "--tick-ms", "NaN", sentry}, "arbor serve: -tick-ms must be a positive number"},
+		{[]string{"serve", "--tick-ms", "+Inf", sentry}, "arbor serve: -tick-ms must be a positive number"},
+		{[]string{"serve", "--tick-ms", "1e-12", sentry}, "arbor serve: -tick-ms must be at least 0.001"},
+		{[]string{"serve", "--agents", "0", sentry}, "arbor serve: --agents must be 1 or more, got 0"},
+		{[]string{"serve"}, "arbor serve: missing FILE..."},
+		{[]string{"validate", "a.json", "b.json"}, `arbor validate: unexpected argument "b.json" after FILE`},
+		{[]string{"test"}, "arbor test: missing PATH..."},
+		{[]string{"convert", sentry}, "arbor convert: missing OUT"},
+		{[]string{"render"}, "arbor render: missing FILE"},
+		{[]string{"replay"}, "arbor replay: missing FILE.json"},
+		{[]string{"bench", "guard"}, `arbor bench: unexpected argument "guard"`},
+		{[]string{"bench", "-agents", "0"}, "arbor bench: -agents must be 1 or more, got 0"},
+		{[]string{"bench", "-runs", "-2"}, "arbor bench: -runs must be 1 or more, got -2"},
+		{[]string{"demo", "--headless", "--ticks", "-1"}, "arbor demo: --ticks must be 0 or more, got -1"},
+		{[]string{"demo", "--headless", "--villagers", "0"}, "arbor demo: --villagers must be 1 or more, got 0"},
+		{[]string{"demo", "--headless", "--workers", "-3"}, "arbor demo: --workers must be 0 (GOMAXPROCS) or more, got -3"},
+		{[]string{"run", sentry, "-tikcs", "3"}, "flag provided but not defined: -tikcs"},
+	} {
+		out, errOut, code := runCLI(t, tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "usage: arbor "+tc.args[0]) || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q before the usage", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}

@@ -62,3 +62,44 @@ func TestUsageErrorsSayWhy(t *testing.T) {
 		}
 	}
 }
+
+// Every error line of a tree that does not load names its file, also when
+// the loader or the compiler lists several problems.
+func TestLoadErrorsNameTheFile(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, dir, "bad.yaml", "type: Sequence\nchildren:\n  - {type: Wiat, ticks: 1}\n  - {type: Inverter}\n")
+	notTree := writeFile(t, dir, "scenario.json", `{"scenarios": []}`)
+	trees := t.TempDir()
+	writeFile(t, trees, "villager.yaml", "type: Sequense\nchildren: [{type: Work}]\n")
+	writeFile(t, trees, "monster.yaml", "type: Success\n")
+	for _, tc := range []struct {
+		args   []string
+		stdout bool // the errors are the command's output
+		want   []string
+	}{
+		{[]string{"validate", bad}, true, []string{
+			bad + `: trees.root.children[0] (Wiat, line 3): unknown node type "Wiat"`,
+			bad + ": trees.root.children[1] (Inverter, line 4): wrong number of children"}},
+		{[]string{"run", bad}, false, []string{bad + `: trees.root.children[0] (Wiat, line 3)`, bad + ": trees.root.children[1] (Inverter, line 4)"}},
+		{[]string{"validate", notTree}, true, []string{"load " + notTree + `: scenarios (line 1): unknown document key "scenarios"`, "load " + notTree + ": trees (line 1)"}},
+		{[]string{"run", notTree}, false, []string{"load " + notTree + `: scenarios (line 1)`}},
+		{[]string{"render", notTree}, false, []string{"load " + notTree + `: scenarios (line 1)`}},
+		{[]string{"convert", notTree, filepath.Join(dir, "out.xml")}, false, []string{"load " + notTree + `: scenarios (line 1)`}},
+		{[]string{"serve", "--addr", "127.0.0.1:0", bad}, false, []string{bad + ": trees.root.children[1] (Inverter, line 4)"}},
+		{[]string{"demo", "--headless", "--trees", trees}, false, []string{`villager.yaml: trees.root (Sequense, line 1): unknown node type "Sequense"`}},
+	} {
+		out, errOut, code := runCLI(t, tc.args...)
+		got := errOut
+		if tc.stdout {
+			got = out
+		}
+		if code != 1 {
+			t.Errorf("%v: exit %d, want 1", tc.args, code)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(got, want) {
+				t.Errorf("%v: output lacks %q:\nstdout: %s\nstderr: %s", tc.args, want, out, errOut)
+			}
+		}
+	}
+}

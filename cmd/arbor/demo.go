@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -361,10 +360,6 @@ func loadMocked(path string, mocks mockFlags) (*arbor.Tree, error) {
 	}
 	tree, err := arbor.Compile(doc, reg)
 	if err != nil {
-		var les arbor.LoadErrors
-		if errors.As(err, &les) {
-			return nil, err
-		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return tree, nil

@@ -118,16 +118,21 @@ func validateMachines(path string, allow bool, stdout, stderr io.Writer) int {
 	return code
 }
 
-// printErrors prints each load error on its own line.
+// printErrors prints each load error on its own line, after what err
+// wraps them with (the file's name: "load tree.json: ", "tree.json: ").
 func printErrors(w io.Writer, err error) {
 	var les arbor.LoadErrors
-	if errors.As(err, &les) {
-		for _, e := range les {
-			fmt.Fprintln(w, e)
-		}
+	if !errors.As(err, &les) || len(les) == 0 {
+		fmt.Fprintln(w, err)
 		return
 	}
-	fmt.Fprintln(w, err)
+	prefix, wrapped := strings.CutSuffix(err.Error(), les.Error())
+	if !wrapped {
+		prefix = ""
+	}
+	for _, e := range les {
+		fmt.Fprintf(w, "%s%v\n", prefix, e)
+	}
 }
 
 // mockFuncs returns no-op callbacks and false conditions for every name the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,6 +101,71 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 			if !strings.Contains(got, want) {
 				t.Errorf("%v: output lacks %q:\nstdout: %s\nstderr: %s", tc.args, want, out, errOut)
 			}
+		}
+	}
+}
+
+// A mock stands in for an unknown leaf type only: a misspelt composite is
+// reported as unknown with the built-in it resembles (not as "a leaf takes
+// no children"), and a misspelt leaf that runs as a mock is warned about,
+// as is a -mock type no node has.
+func TestMocksDoNotHideTypos(t *testing.T) {
+	dir := t.TempDir()
+	composite := writeFile(t, dir, "composite.json", `{"type": "Sequense", "children": [{"type": "Success"}]}`)
+	leaf := writeFile(t, dir, "leaf.yaml", "type: Sequence\nchildren:\n  - {type: Wiat, ticks: 1}\n  - {type: Attack}\n")
+	sentry := filepath.Join("..", "..", "examples", "sentry.yaml")
+	unknown := `unknown node type "Sequense" (did you mean "Sequence"?)`
+	typo := `node type "Wiat" is not built in (did you mean "Wait"?); it runs as a mock action`
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{[]string{"run", "-allow-unknown", composite}, 1, "", composite + ": trees.root (Sequense, line 1): " + unknown},
+		{[]string{"validate", "-allow-unknown", composite}, 1, unknown, ""},
+		{[]string{"serve", "--addr", "127.0.0.1:0", composite}, 1, "", unknown},
+		{[]string{"run", "-allow-unknown", "-ticks", "1", leaf}, 0, "tick 1 (t=100ms): success", "arbor run: warning: " + leaf + ": " + typo},
+		{[]string{"validate", "-allow-unknown", leaf}, 0, "warning: " + leaf + ": " + typo, ""},
+		{[]string{"run", "-mock", "Atack=success", "-ticks", "1", sentry}, 0, "tick 1", `arbor run: warning: ` + sentry + `: -mock Atack: no node has type "Atack"`},
+	} {
+		out, errOut, code := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d, %q, %q", tc.args, code, out, errOut, tc.code, tc.stdout, tc.stderr)
+		}
+	}
+	// Without a typo, no warning.
+	if _, errOut, code := runCLI(t, "run", "-allow-unknown", "-mock", "Attack=running", "-ticks", "1", writeFile(t, dir, "ok.json", `{"type": "Attack"}`)); code != 0 || errOut != "" {
+		t.Errorf("no typo: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// arbor serve runs tree files of every format, like run and validate.
+func TestServeLoadsEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	sentry := filepath.Join("..", "..", "examples", "sentry.yaml")
+	xml, b3 := filepath.Join(dir, "sentry.xml"), filepath.Join(dir, "sentry.b3.json")
+	for _, out := range []string{xml, b3} {
+		if _, errOut, code := runCLI(t, "convert", sentry, out); code != 0 {
+			t.Fatalf("convert to %s: %s", out, errOut)
+		}
+	}
+	leaf := writeFile(t, dir, "leaf.yaml", "type: Sequence\nchildren:\n  - {type: Wiat, ticks: 1}\n")
+	var stderr bytes.Buffer
+	out, code := serveForErr(t, runServe, []string{"--addr", "127.0.0.1:0", "--mock", "Atack=success", xml, b3, leaf}, &stderr, func(base string) {
+		var list struct{ Total int }
+		getJSON(t, base+"/api/agents", &list)
+		if list.Total != 3 {
+			t.Errorf("%d agents, want 3", list.Total)
+		}
+	})
+	errOut := stderr.String()
+	if code != 0 || !strings.Contains(out, "3 agents of 3 trees") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, want := range []string{`arbor serve: warning: ` + leaf + `: node type "Wiat" is not built in (did you mean "Wait"?)`, `arbor serve: warning: -mock Atack: no node has type "Atack"`} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
 	}
 }

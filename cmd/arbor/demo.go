@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -258,17 +257,28 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	defer m.Close()
 	names := map[*arbor.Tree]string{}
 	current := map[string]*arbor.Tree{}
+	types := map[string]bool{}
 	for _, path := range fset.Args() {
-		tree, err := loadMocked(path, mocks)
+		tree, doc, err := loadMocked(path, mocks)
 		if err != nil {
 			printErrors(stderr, err)
 			return 1
+		}
+		for _, w := range mockWarnings(doc, mocks) {
+			fmt.Fprintf(stderr, "arbor serve: warning: %s: %s\n", path, w)
+		}
+		docTypes, _ := nodeTypes(doc)
+		for t := range docTypes {
+			types[t] = true
 		}
 		names[tree] = filepath.Base(path)
 		current[path] = tree
 		for i := 0; i < *agents; i++ {
 			m.Add(tree)
 		}
+	}
+	for _, w := range unusedMocks(types, mocks) {
+		fmt.Fprintf(stderr, "arbor serve: warning: %s\n", w)
 	}
 	sess := debug.NewSession(m, debug.Options{
 		History:  *history,
@@ -298,7 +308,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	// Hot reload: a tree file edited on disk replaces its tree in the
 	// running agents (their running nodes are halted, blackboards kept).
 	go watchFiles(runCtx, fset.Args(), time.Second, func(path string) {
-		tree, err := loadMocked(path, mocks)
+		tree, _, err := loadMocked(path, mocks)
 		if err != nil {
 			fmt.Fprintf(stderr, "arbor serve: reload %s: the running tree stays:\n", path)
 			printErrors(stderr, err)
@@ -338,12 +348,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	return 0
 }
 
-// loadMocked loads a tree file whose unknown node types become mock
-// actions: scripted by mocks, or running for one tick, then succeeding.
-func loadMocked(path string, mocks mockFlags) (*arbor.Tree, error) {
-	doc, err := arbor.LoadFile(path)
+// loadMocked loads a tree file (any format) whose unknown leaf node types
+// become mock actions: scripted by mocks, or running for one tick, then
+// succeeding.
+func loadMocked(path string, mocks mockFlags) (*arbor.Tree, *arbor.Document, error) {
+	doc, err := loadTreeFile(path, "")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	reg := arbor.NewRegistry()
 	scripts := mockFlags{}
@@ -356,38 +367,24 @@ func loadMocked(path string, mocks mockFlags) (*arbor.Tree, error) {
 		}
 	}
 	if err := mockUnknown(reg, doc, scripts); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	tree, err := arbor.Compile(doc, reg)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return tree, nil
+	return tree, doc, nil
 }
 
-// unknownTypes lists the node types of doc that reg does not know, sorted.
+// unknownTypes lists the leaf node types of doc that reg does not know,
+// sorted (a type used with children cannot be a mock action).
 func unknownTypes(reg *arbor.Registry, doc *arbor.Document) []string {
-	seen := map[string]bool{}
-	var visit func(n *arbor.Node)
-	visit = func(n *arbor.Node) {
-		if n == nil {
-			return
-		}
-		if !reg.Has(n.Type) {
-			seen[n.Type] = true
-		}
-		visit(n.Guard)
-		for _, c := range n.Children {
-			visit(c)
+	types, withChildren := nodeTypes(doc)
+	var out []string
+	for _, name := range sortedNames(types) {
+		if !reg.Has(name) && !withChildren[name] {
+			out = append(out, name)
 		}
 	}
-	for _, name := range doc.TreeNames() {
-		visit(doc.Trees[name])
-	}
-	out := make([]string, 0, len(seen))
-	for name := range seen {
-		out = append(out, name)
-	}
-	sort.Strings(out)
 	return out
 }

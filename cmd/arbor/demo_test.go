@@ -66,12 +66,20 @@ func TestDemoFlags(t *testing.T) {
 func serveFor(t *testing.T, run func(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(string)) int,
 	args []string, check func(base string)) (string, int) {
 	t.Helper()
+	var errOut bytes.Buffer
+	return serveForErr(t, run, args, &errOut, check)
+}
+
+// serveForErr is serveFor writing the command's standard error to errOut.
+func serveForErr(t *testing.T, run func(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(string)) int,
+	args []string, errOut *bytes.Buffer, check func(base string)) (string, int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var out, errOut bytes.Buffer
+	var out bytes.Buffer
 	done := make(chan int, 1)
 	urls := make(chan string, 1)
-	go func() { done <- run(ctx, args, &out, &errOut, func(base string) { urls <- base }) }()
+	go func() { done <- run(ctx, args, &out, errOut, func(base string) { urls <- base }) }()
 	select {
 	case base := <-urls:
 		check(base)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/internal/suggest"
 )
 
 // mockFlags collects -mock Type=script flags.
@@ -41,16 +42,19 @@ func (a mockAction) Tick(_ *arbor.Ctx, m *mockMem) (arbor.Status, error) {
 	return a.script[i], nil
 }
 
-// mockUnknown registers every node type of doc that the registry does not
-// know as a mock action (scripted by mocks, or always succeeding).
-func mockUnknown(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags) error {
-	types := map[string]bool{}
+// nodeTypes returns the node types of doc (guards included), and the
+// ones some node of doc uses with children.
+func nodeTypes(doc *arbor.Document) (types, withChildren map[string]bool) {
+	types, withChildren = map[string]bool{}, map[string]bool{}
 	var walk func(n *arbor.Node)
 	walk = func(n *arbor.Node) {
 		if n == nil {
 			return
 		}
 		types[n.Type] = true
+		if len(n.Children) > 0 {
+			withChildren[n.Type] = true
+		}
 		for _, c := range n.Children {
 			walk(c)
 		}
@@ -59,17 +63,32 @@ func mockUnknown(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags) erro
 	for _, t := range doc.Trees {
 		walk(t)
 	}
-	for name := range mocks {
-		types[name] = true
-	}
-	names := make([]string, 0, len(types))
-	for n := range types {
+	return types, withChildren
+}
+
+// sortedNames returns the keys of m in order.
+func sortedNames[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, name := range names {
+	return names
+}
+
+// mockUnknown registers every node type of doc that the registry does not
+// know as a mock action (scripted by mocks, or always succeeding). A type
+// used with children is not mocked unless mocks scripts it: a mock action
+// is a leaf, and the compiler reports the type as unknown, with the
+// built-in type it is probably a misspelling of.
+func mockUnknown(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags) error {
+	types, withChildren := nodeTypes(doc)
+	for name := range mocks {
+		types[name] = true
+	}
+	for _, name := range sortedNames(types) {
 		script, scripted := mocks[name]
-		if reg.Has(name) && !scripted {
+		if !scripted && (reg.Has(name) || withChildren[name]) {
 			continue
 		}
 		if !scripted {
@@ -82,6 +101,36 @@ func mockUnknown(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags) erro
 		}
 	}
 	return nil
+}
+
+// mockWarnings returns what to say before doc runs with mocks for its
+// unknown types: the unknown leaf types that look like misspelt built-in
+// types (a mock would hide the typo). Types that mocks scripts are the
+// user's choice.
+func mockWarnings(doc *arbor.Document, mocks mockFlags) []string {
+	builtin := arbor.NewRegistry()
+	types, withChildren := nodeTypes(doc)
+	var warnings []string
+	for _, name := range sortedNames(types) {
+		if _, scripted := mocks[name]; scripted || builtin.Has(name) || withChildren[name] {
+			continue
+		}
+		if s := suggest.Closest(name, builtin.Types()); s != "" {
+			warnings = append(warnings, fmt.Sprintf("node type %q is not built in (did you mean %q?); it runs as a mock action", name, s))
+		}
+	}
+	return warnings
+}
+
+// unusedMocks returns a warning for each -mock type that no node has.
+func unusedMocks(types map[string]bool, mocks mockFlags) []string {
+	var warnings []string
+	for _, name := range sortedNames(mocks) {
+		if !types[name] {
+			warnings = append(warnings, fmt.Sprintf("-mock %s: no node has type %q", name, name))
+		}
+	}
+	return warnings
 }
 
 // cmdRun implements "arbor run FILE --ticks N".
@@ -117,6 +166,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	reg := arbor.NewRegistry()
+	types, _ := nodeTypes(doc)
+	warnings := unusedMocks(types, mocks)
+	if *allow {
+		warnings = append(mockWarnings(doc, mocks), warnings...)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "arbor run: warning: %s: %s\n", path, w)
+	}
 	if len(mocks) > 0 || *allow {
 		only := mocks
 		if *allow {

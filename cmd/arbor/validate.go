@@ -42,6 +42,11 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arbor validate: %v\n", err)
 		return 1
 	}
+	if *allow {
+		for _, w := range mockWarnings(doc, nil) {
+			fmt.Fprintf(stdout, "warning: %s: %s\n", path, w)
+		}
+	}
 	tree, err := arbor.Compile(doc, reg)
 	if err != nil {
 		printErrors(stdout, fmt.Errorf("%s: %w", path, err))

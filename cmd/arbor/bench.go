@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 
 	"github.com/arborbt/arbor/internal/workload"
@@ -34,7 +36,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	ticks := fs.Int("ticks", 1_000, "ticks per run")
 	workers := fs.Int("workers", 1, "worker goroutines")
 	runs := fs.Int("runs", 5, "timed runs of each implementation (the median is reported)")
-	dir := fs.String("trees", "testdata/bench", "directory holding guard.json and wide.json")
+	dir := fs.String("trees", benchTreesDir, "directory holding guard.json and wide.json")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: arbor bench [-workload guard|wide] [-agents N] [-ticks T] [-workers W] [-json]\n\nRuns a standard workload with Arbor and with hand-written Go, and compares them.")
@@ -57,9 +59,16 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	tree, err := workload.LoadTree(*dir, *name)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbor bench: %v\n", err)
+		if errors.Is(err, os.ErrNotExist) && *dir == benchTreesDir {
+			fmt.Fprintln(stderr, "arbor bench: run it from the repository's root, or give -trees DIR")
+		}
 		return 1
 	}
-	progress := func(format string, args ...any) { fmt.Fprintf(stderr, "\r\033[K"+format, args...) }
+	// Progress on the terminal only: in a log the escapes are noise.
+	progress := func(string, ...any) {}
+	if isTerminal(stderr) {
+		progress = func(format string, args ...any) { fmt.Fprintf(stderr, "\r\033[K"+format, args...) }
+	}
 
 	// Warm up both, then alternate timed runs.
 	progress("warming up")
@@ -80,7 +89,6 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	progress("measuring memory")
 	bytes := workload.BytesPerAgent(tree, *agents)
 	progress("")
-	fmt.Fprint(stderr, "\r\033[K")
 
 	agentTicks := float64(*agents) * float64(*ticks)
 	a, h := median(arborRuns), median(handRuns)
@@ -112,6 +120,19 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// benchTreesDir holds the workloads' trees in the repository.
+const benchTreesDir = "testdata/bench"
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // median returns the run with the median elapsed time.

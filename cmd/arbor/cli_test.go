@@ -169,3 +169,17 @@ func TestServeLoadsEveryFormat(t *testing.T) {
 		}
 	}
 }
+
+// arbor bench draws its progress only on a terminal (not into logs), and
+// says where it looks for the workloads' trees when they are missing.
+func TestBenchOutput(t *testing.T) {
+	out, errOut, code := runCLI(t, "bench", "-agents", "10", "-ticks", "2", "-runs", "1", "-trees", filepath.Join("..", "..", "testdata", "bench"))
+	if code != 0 || !strings.Contains(out, "workload guard: 10 agents × 2 ticks") || errOut != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 0, a report and nothing on stderr", code, out, errOut)
+	}
+	// The tests run in cmd/arbor, where the default testdata/bench is not.
+	_, errOut, code = runCLI(t, "bench", "-agents", "10", "-ticks", "2", "-runs", "1")
+	if code != 1 || !strings.Contains(errOut, "testdata/bench/guard.json") || !strings.Contains(errOut, "run it from the repository's root, or give -trees DIR") {
+		t.Errorf("missing trees: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -61,6 +61,16 @@ func TestTestCommand(t *testing.T) {
 			t.Fatalf("code %d, output:\n%s", code, out)
 		}
 	})
+	t.Run("no scenarios is a failure, not a pass", func(t *testing.T) {
+		empty := t.TempDir()
+		noneInFile := writeFile(t, empty, "none.json", `{"scenarios": []}`)
+		for _, args := range [][]string{{"test", t.TempDir()}, {"test", noneInFile}, {"test", filepath.Join("..", "..", "examples", "village")}} {
+			out, errOut, code := runCLI(t, args...)
+			if code != 1 || !strings.HasSuffix(out, "0 passed, 0 failed\n") || !strings.Contains(errOut, "arbor test: no scenarios in "+args[1]) {
+				t.Errorf("%v: code %d, stdout %q, stderr %q", args, code, out, errOut)
+			}
+		}
+	})
 	t.Run("no paths is a usage error", func(t *testing.T) {
 		if _, _, code := runCLI(t, "test"); code != 2 {
 			t.Fatalf("exit status %d, want 2", code)

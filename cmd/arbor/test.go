@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/arborbt/arbor/scenario"
 )
@@ -29,6 +30,11 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if sum.Failed > 0 {
+		return 1
+	}
+	if sum.Passed == 0 {
+		// A mistyped or emptied directory must not pass in CI.
+		fmt.Fprintf(stderr, "arbor test: no scenarios in %s\n", strings.Join(fs.Args(), " "))
 		return 1
 	}
 	return 0

@@ -39,7 +39,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	dir := fs.String("trees", benchTreesDir, "directory holding guard.json and wide.json")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: arbor bench [-workload guard|wide] [-agents N] [-ticks T] [-workers W] [-json]\n\nRuns a standard workload with Arbor and with hand-written Go, and compares them.")
+		fmt.Fprintln(fs.Output(), "usage: arbor bench [-workload guard|wide] [-agents N] [-ticks T] [-workers W] [-runs R] [-trees DIR] [-json]\n\nRuns a standard workload with Arbor and with hand-written Go, and compares them.")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseArgs(fs, args, stdout); !ok {

@@ -183,3 +183,30 @@ func TestBenchOutput(t *testing.T) {
 		t.Errorf("missing trees: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// "arbor help" shows every flag of the commands it lists in full (demo and
+// serve end in "[flags]"), and each command's -h synopsis line its flags.
+func TestUsageListsEveryFlag(t *testing.T) {
+	top, _, _ := runCLI(t, "help")
+	for _, cmd := range []string{"replay", "test", "validate", "run", "bench", "convert", "render"} {
+		help, _, _ := runCLI(t, cmd, "-h")
+		synopsis, _, _ := strings.Cut(help, "\n")
+		i := strings.Index(top, "\n  "+cmd+" ")
+		if i < 0 {
+			t.Fatalf("arbor help does not list %s", cmd)
+		}
+		entry, _, _ := strings.Cut(top[i+1:], "\n")
+		for _, line := range strings.Split(help, "\n") {
+			if !strings.HasPrefix(line, "  -") {
+				continue
+			}
+			name := strings.Fields(line)[0][1:]
+			if !strings.Contains(entry, "-"+name) {
+				t.Errorf("arbor help: %q lacks -%s", entry, name)
+			}
+			if !strings.Contains(synopsis, "-"+name) {
+				t.Errorf("arbor %s -h: %q lacks -%s", cmd, synopsis, name)
+			}
+		}
+	}
+}

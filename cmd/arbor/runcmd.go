@@ -144,7 +144,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	allow := fs.Bool("allow-unknown", false, "run types that are not built in as actions that succeed")
 	trace := fs.Bool("trace", false, "print every node event")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: arbor run [flags] FILE\n\nTicks a tree of built-in nodes (and -mock scripted types) and prints each tick's status.")
+		fmt.Fprintln(fs.Output(), "usage: arbor run [-ticks N] [-tick-ms MS] [-mock Type=status,...] [-allow-unknown] [-trace] FILE\n\nTicks a tree of built-in nodes (and -mock scripted types) and prints each tick's status.")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseArgs(fs, args, stdout); !ok {

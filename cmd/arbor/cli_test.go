@@ -56,6 +56,8 @@ func TestUsageErrorsSayWhy(t *testing.T) {
 		{[]string{"demo", "--headless", "--villagers", "0"}, "arbor demo: --villagers must be 1 or more, got 0"},
 		{[]string{"demo", "--headless", "--workers", "-3"}, "arbor demo: --workers must be 0 (GOMAXPROCS) or more, got -3"},
 		{[]string{"run", sentry, "-tikcs", "3"}, "flag provided but not defined: -tikcs"},
+		{[]string{"run", sentry, "-mock", "Wait=failure"}, `invalid value "Wait=failure" for flag -mock: Wait is a built-in node type; only other types can be mocked`},
+		{[]string{"serve", "--mock", "Check=success", sentry}, `invalid value "Check=success" for flag -mock: Check is a built-in node type`},
 	} {
 		out, errOut, code := runCLI(t, tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "usage: arbor "+tc.args[0]) || out != "" {

@@ -22,6 +22,9 @@ func (m mockFlags) Set(s string) error {
 	if !ok || name == "" || script == "" {
 		return fmt.Errorf("want Type=status,status,... (statuses: success, failure, running)")
 	}
+	if arbor.NewRegistry().Has(name) {
+		return fmt.Errorf("%s is a built-in node type; only other types can be mocked", name)
+	}
 	for _, e := range strings.Split(script, ",") {
 		st, valid := arbor.ParseStatus(strings.TrimSpace(e))
 		if !valid {

@@ -39,3 +39,23 @@ func TestParseTickMs(t *testing.T) {
 		}
 	}
 }
+
+// A tree file given where a scenario is expected says so, rather than
+// "unknown scenario field".
+func TestParseTreeDocument(t *testing.T) {
+	for _, doc := range []string{
+		`{"format": "arbor/1", "trees": {"t": {"type": "Success"}}}`,
+		`{"type": "Sequence", "children": [{"type": "Success"}]}`,
+		`{"scope": "tree", "root": "1", "nodes": {"1": {"id": "1", "name": "Succeeder"}}}`,
+	} {
+		_, err := scenario.Parse([]byte(doc), false, "t.json")
+		if err == nil || !strings.Contains(err.Error(), "tree document, not a scenario") {
+			t.Errorf("%s: %v, want a tree-document error", doc, err)
+		}
+	}
+	// A scenario with an unknown field is still reported as such.
+	_, err := scenario.Parse([]byte(`{"name": "a", "tree": {"type": "Success"}, "tick": []}`), false, "t.json")
+	if err == nil || !strings.Contains(err.Error(), `unknown scenario field "tick"`) {
+		t.Errorf("unknown field: %v", err)
+	}
+}

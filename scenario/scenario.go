@@ -12,6 +12,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -92,6 +93,9 @@ func Parse(data []byte, yaml bool, file string) ([]*Scenario, error) {
 	}
 	if v.Kind != rawdoc.Object {
 		return nil, fmt.Errorf("a scenario file must be an object, got a %s", v.Kind)
+	}
+	if isTreeDocument(v) {
+		return nil, errors.New("this is a tree document, not a scenario (check it with arbor validate, tick it with arbor run)")
 	}
 	// Duplicates inside embedded trees are load errors of the scenario,
 	// reported with node paths when the tree loads.

@@ -57,7 +57,7 @@ func TestConvertCommand(t *testing.T) {
 		}
 	})
 	t.Run("unknown output extension", func(t *testing.T) {
-		if _, errOut, code := runCLI(t, "convert", xml, filepath.Join(dir, "x.txt")); code != 1 || !strings.Contains(errOut, "give one") {
+		if _, errOut, code := runCLI(t, "convert", xml, filepath.Join(dir, "x.txt")); code != 1 || !strings.Contains(errOut, "--to") {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 	})

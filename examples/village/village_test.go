@@ -225,3 +225,21 @@ func BenchmarkStep(b *testing.B) {
 		w.Step(t)
 	}
 }
+
+func TestSummaryWallTime(t *testing.T) {
+	for _, tc := range []struct {
+		wall time.Duration
+		want string
+	}{
+		{42*time.Millisecond + 123456, "in 42.123ms:"},
+		{3*time.Second + 456789012, "in 3.457s:"},
+	} {
+		var out strings.Builder
+		if err := (Summary{Wall: tc.wall}).Write(&out); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), tc.want) {
+			t.Errorf("wall %v: summary %q lacks %q", tc.wall, out.String(), tc.want)
+		}
+	}
+}

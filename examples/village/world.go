@@ -449,11 +449,20 @@ func (w *World) Summary(wall time.Duration) Summary {
 	return s
 }
 
+// roundWall rounds a wall time for display: to the millisecond, or for
+// short runs to the microsecond (a 40 ms run is not "0s").
+func roundWall(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
+}
+
 // Write prints the summary for terminals and CI logs.
 func (s Summary) Write(out io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "village: %d villagers, %d monsters, %d ticks (%v of game time) in %v: %.0f ticks/s\n",
-		s.Villagers, s.Monsters, s.Ticks, s.GameTime, s.Wall.Round(time.Millisecond), s.TicksPerSec)
+		s.Villagers, s.Monsters, s.Ticks, s.GameTime, roundWall(s.Wall), s.TicksPerSec)
 	fmt.Fprintf(&b, "activities started: %s\n", counts(s.Started, ActivityNames[ActHaveFun:]))
 	fmt.Fprintf(&b, "doing now: %s\n", counts(s.Now, ActivityNames[:]))
 	fmt.Fprintf(&b, "deaths: %d (dead now: %d)\n", s.Deaths, s.DeadNow)

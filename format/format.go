@@ -160,7 +160,7 @@ func OutputFormat(path string) (string, error) {
 	case strings.HasSuffix(lower, ".json"), arbor.IsYAMLPath(lower):
 		return Arbor, nil
 	}
-	return "", fmt.Errorf("cannot tell the output format of %s from its extension (.json, .yaml, .xml, .b3.json); name the format (arbor convert: --to)", path)
+	return "", fmt.Errorf("cannot tell the output format of %s from its extension (.json, .yaml, .xml, .b3.json); name the format (arbor convert: -to)", path)
 }
 
 // Encode returns what Write would write to path: the document in the

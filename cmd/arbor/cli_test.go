@@ -39,10 +39,10 @@ func TestUsageErrorsSayWhy(t *testing.T) {
 		{[]string{"run", sentry, "-tick-ms", "Inf"}, "-tick-ms must be a positive number"},
 		{[]string{"run", sentry, "-tick-ms", "1e300"}, "would run past the largest game time"},
 		{[]string{"run", sentry, "-tick-ms", "1e-9"}, "-tick-ms must be at least 0.001"},
-		{[]string{"serve", "--tick-ms", "NaN", sentry}, "arbor serve: -tick-ms must be a positive number"},
-		{[]string{"serve", "--tick-ms", "+Inf", sentry}, "arbor serve: -tick-ms must be a positive number"},
-		{[]string{"serve", "--tick-ms", "1e-12", sentry}, "arbor serve: -tick-ms must be at least 0.001"},
-		{[]string{"serve", "--agents", "0", sentry}, "arbor serve: --agents must be 1 or more, got 0"},
+		{[]string{"serve", "-tick-ms", "NaN", sentry}, "arbor serve: -tick-ms must be a positive number"},
+		{[]string{"serve", "-tick-ms", "+Inf", sentry}, "arbor serve: -tick-ms must be a positive number"},
+		{[]string{"serve", "-tick-ms", "1e-12", sentry}, "arbor serve: -tick-ms must be at least 0.001"},
+		{[]string{"serve", "-agents", "0", sentry}, "arbor serve: -agents must be 1 or more, got 0"},
 		{[]string{"serve"}, "arbor serve: missing FILE..."},
 		{[]string{"validate", "a.json", "b.json"}, `arbor validate: unexpected argument "b.json" after FILE`},
 		{[]string{"test"}, "arbor test: missing PATH..."},
@@ -52,12 +52,12 @@ func TestUsageErrorsSayWhy(t *testing.T) {
 		{[]string{"bench", "guard"}, `arbor bench: unexpected argument "guard"`},
 		{[]string{"bench", "-agents", "0"}, "arbor bench: -agents must be 1 or more, got 0"},
 		{[]string{"bench", "-runs", "-2"}, "arbor bench: -runs must be 1 or more, got -2"},
-		{[]string{"demo", "--headless", "--ticks", "-1"}, "arbor demo: --ticks must be 0 or more, got -1"},
-		{[]string{"demo", "--headless", "--villagers", "0"}, "arbor demo: --villagers must be 1 or more, got 0"},
-		{[]string{"demo", "--headless", "--workers", "-3"}, "arbor demo: --workers must be 0 (GOMAXPROCS) or more, got -3"},
+		{[]string{"demo", "-headless", "-ticks", "-1"}, "arbor demo: -ticks must be 0 or more, got -1"},
+		{[]string{"demo", "-headless", "-villagers", "0"}, "arbor demo: -villagers must be 1 or more, got 0"},
+		{[]string{"demo", "-headless", "-workers", "-3"}, "arbor demo: -workers must be 0 (GOMAXPROCS) or more, got -3"},
 		{[]string{"run", sentry, "-tikcs", "3"}, "flag provided but not defined: -tikcs"},
 		{[]string{"run", sentry, "-mock", "Wait=failure"}, `invalid value "Wait=failure" for flag -mock: Wait is a built-in node type; only other types can be mocked`},
-		{[]string{"serve", "--mock", "Check=success", sentry}, `invalid value "Check=success" for flag -mock: Check is a built-in node type`},
+		{[]string{"serve", "-mock", "Check=success", sentry}, `invalid value "Check=success" for flag -mock: Check is a built-in node type`},
 	} {
 		out, errOut, code := runCLI(t, tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "usage: arbor "+tc.args[0]) || out != "" {
@@ -88,8 +88,8 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 		{[]string{"run", notTree}, false, []string{"load " + notTree + `: scenarios (line 1)`}},
 		{[]string{"render", notTree}, false, []string{"load " + notTree + `: scenarios (line 1)`}},
 		{[]string{"convert", notTree, filepath.Join(dir, "out.xml")}, false, []string{"load " + notTree + `: scenarios (line 1)`}},
-		{[]string{"serve", "--addr", "127.0.0.1:0", bad}, false, []string{bad + ": trees.root.children[1] (Inverter, line 4)"}},
-		{[]string{"demo", "--headless", "--trees", trees}, false, []string{`villager.yaml: trees.root (Sequense, line 1): unknown node type "Sequense"`}},
+		{[]string{"serve", "-addr", "127.0.0.1:0", bad}, false, []string{bad + ": trees.root.children[1] (Inverter, line 4)"}},
+		{[]string{"demo", "-headless", "-trees", trees}, false, []string{`villager.yaml: trees.root (Sequense, line 1): unknown node type "Sequense"`}},
 	} {
 		out, errOut, code := runCLI(t, tc.args...)
 		got := errOut
@@ -126,7 +126,7 @@ func TestMocksDoNotHideTypos(t *testing.T) {
 	}{
 		{[]string{"run", "-allow-unknown", composite}, 1, "", composite + ": trees.root (Sequense, line 1): " + unknown},
 		{[]string{"validate", "-allow-unknown", composite}, 1, unknown, ""},
-		{[]string{"serve", "--addr", "127.0.0.1:0", composite}, 1, "", unknown},
+		{[]string{"serve", "-addr", "127.0.0.1:0", composite}, 1, "", unknown},
 		{[]string{"run", "-allow-unknown", "-ticks", "1", leaf}, 0, "tick 1 (t=100ms): success", "arbor run: warning: " + leaf + ": " + typo},
 		{[]string{"validate", "-allow-unknown", leaf}, 0, "warning: " + leaf + ": " + typo, ""},
 		{[]string{"run", "-mock", "Atack=success", "-ticks", "1", sentry}, 0, "tick 1", `arbor run: warning: ` + sentry + `: -mock Atack: no node has type "Atack"`},
@@ -154,7 +154,7 @@ func TestServeLoadsEveryFormat(t *testing.T) {
 	}
 	leaf := writeFile(t, dir, "leaf.yaml", "type: Sequence\nchildren:\n  - {type: Wiat, ticks: 1}\n")
 	var stderr bytes.Buffer
-	out, code := serveForErr(t, runServe, []string{"--addr", "127.0.0.1:0", "--mock", "Atack=success", xml, b3, leaf}, &stderr, func(base string) {
+	out, code := serveForErr(t, runServe, []string{"-addr", "127.0.0.1:0", "-mock", "Atack=success", xml, b3, leaf}, &stderr, func(base string) {
 		var list struct{ Total int }
 		getJSON(t, base+"/api/agents", &list)
 		if list.Total != 3 {

@@ -17,7 +17,7 @@ func loadTreeFile(path, from string) (*arbor.Document, error) {
 	return format.Load(path, from)
 }
 
-// cmdConvert implements "arbor convert IN OUT [--from F] [--to F]".
+// cmdConvert implements "arbor convert IN OUT [-from F] [-to F]".
 func cmdConvert(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -25,13 +25,13 @@ func cmdConvert(args []string, stdout, stderr io.Writer) int {
 	from := fs.String("from", "", "input format: "+names+" (default: from the file)")
 	to := fs.String("to", "", "output format: "+names+" (default: from OUT's extension)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), `usage: arbor convert IN OUT [--from F] [--to F]
+		fmt.Fprintln(fs.Output(), `usage: arbor convert IN OUT [-from F] [-to F]
 
 Converts a tree file between formats: arbor (native JSON/YAML), b3 (Behavior3
 editor JSON) and btcpp (BehaviorTree.CPP v4 XML, Groot2). Formats come from the
 extensions unless given: .xml is btcpp, .yaml/.yml arbor, .json arbor or b3
 (detected from the content when reading; .b3.json writes b3). OUT "-" writes to
-standard output (--to required).`)
+standard output (-to required).`)
 		fs.PrintDefaults()
 	}
 	if code, ok := parseArgs(fs, args, stdout); !ok {
@@ -48,7 +48,7 @@ standard output (--to required).`)
 	}
 	if out == "-" {
 		if *to == "" {
-			fmt.Fprintln(stderr, "arbor convert: writing to standard output needs --to")
+			fmt.Fprintln(stderr, "arbor convert: writing to standard output needs -to")
 			return 2
 		}
 		data, err := format.Convert(doc, *to)

@@ -33,13 +33,13 @@ func TestConvertCommand(t *testing.T) {
 		}
 	})
 	t.Run("explicit formats and standard output", func(t *testing.T) {
-		out, errOut, code := runCLI(t, "convert", "--from", "btcpp", xml, "-", "--to", "b3")
+		out, errOut, code := runCLI(t, "convert", "-from", "btcpp", xml, "-", "-to", "b3")
 		if code != 0 || !strings.Contains(out, `"scope": "project"`) {
 			t.Fatalf("exit %d: %s%s", code, out, errOut)
 		}
 	})
-	t.Run("standard output needs --to", func(t *testing.T) {
-		if _, errOut, code := runCLI(t, "convert", xml, "-"); code != 2 || !strings.Contains(errOut, "--to") {
+	t.Run("standard output needs -to", func(t *testing.T) {
+		if _, errOut, code := runCLI(t, "convert", xml, "-"); code != 2 || !strings.Contains(errOut, "-to") {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 	})
@@ -57,7 +57,7 @@ func TestConvertCommand(t *testing.T) {
 		}
 	})
 	t.Run("unknown output extension", func(t *testing.T) {
-		if _, errOut, code := runCLI(t, "convert", xml, filepath.Join(dir, "x.txt")); code != 1 || !strings.Contains(errOut, "--to") {
+		if _, errOut, code := runCLI(t, "convert", xml, filepath.Join(dir, "x.txt")); code != 1 || !strings.Contains(errOut, "-to") {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 	})
@@ -74,8 +74,8 @@ func TestRenderCommand(t *testing.T) {
 		want string
 	}{
 		{[]string{"render", formatsDir + "b3/ext.b3.json"}, "    `-- patrol (Sequence) [guarded]\n        |-- guard: not tired (Check)"},
-		{[]string{"render", formatsDir + "btcpp/basic.xml", "--format", "dot"}, "digraph arbor {"},
-		{[]string{"render", "--format", "mermaid", formatsDir + "btcpp/basic.xml"}, "flowchart TD"},
+		{[]string{"render", formatsDir + "btcpp/basic.xml", "-format", "dot"}, "digraph arbor {"},
+		{[]string{"render", "-format", "mermaid", formatsDir + "btcpp/basic.xml"}, "flowchart TD"},
 		{[]string{"render", "../../examples/sentry.yaml"}, "(main tree)"},
 	} {
 		out, errOut, code := runCLI(t, c.args...)
@@ -83,7 +83,7 @@ func TestRenderCommand(t *testing.T) {
 			t.Errorf("%v: exit %d, output:\n%s%s", c.args, code, out, errOut)
 		}
 	}
-	if _, _, code := runCLI(t, "render", formatsDir+"b3/ext.b3.json", "--format", "svg"); code != 2 {
+	if _, _, code := runCLI(t, "render", formatsDir+"b3/ext.b3.json", "-format", "svg"); code != 2 {
 		t.Errorf("unknown style: exit %d", code)
 	}
 	if _, errOut, code := runCLI(t, "render", formatsDir+"b3/err-cycle.b3.json"); code != 1 || !strings.Contains(errOut, "reached twice") {

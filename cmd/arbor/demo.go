@@ -56,7 +56,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	history := fset.Int("history", 500, "ticks of history kept for each watched agent")
 	workers := fset.Int("workers", 0, "manager worker goroutines (default GOMAXPROCS)")
 	fset.Usage = func() {
-		fmt.Fprintln(fset.Output(), "usage: arbor demo [--addr HOST:PORT] [--headless --ticks N] [flags]\n\n"+
+		fmt.Fprintln(fset.Output(), "usage: arbor demo [-addr HOST:PORT] [-headless -ticks N] [flags]\n\n"+
 			"Runs the village: villagers with needs (Food, Water, Energy, Mood, Money) and a pack of monsters,\n"+
 			"each an Arbor agent, ticking at 20 Hz. Serves the world view and the debugger at http://"+debug.DefaultAddr+"/.")
 		fset.PrintDefaults()
@@ -69,15 +69,15 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	}
 	switch {
 	case *ticks < 0:
-		return usageError(fset, "--ticks must be 0 or more, got %d", *ticks)
+		return usageError(fset, "-ticks must be 0 or more, got %d", *ticks)
 	case *villagers < 1:
-		return usageError(fset, "--villagers must be 1 or more, got %d", *villagers)
+		return usageError(fset, "-villagers must be 1 or more, got %d", *villagers)
 	case *monsters < 0:
-		return usageError(fset, "--monsters must be 0 or more, got %d", *monsters)
+		return usageError(fset, "-monsters must be 0 or more, got %d", *monsters)
 	case *history < 1:
-		return usageError(fset, "--history must be 1 or more, got %d", *history)
+		return usageError(fset, "-history must be 1 or more, got %d", *history)
 	case *workers < 0:
-		return usageError(fset, "--workers must be 0 (GOMAXPROCS) or more, got %d", *workers)
+		return usageError(fset, "-workers must be 0 (GOMAXPROCS) or more, got %d", *workers)
 	}
 	treeFS, from, err := demoTrees(*trees)
 	if err != nil {
@@ -190,14 +190,14 @@ func treeDir(flagDir string) (string, bool) {
 func demoTrees(dir string) (fs.FS, string, error) {
 	if dir != "" {
 		if _, err := os.Stat(dir); err != nil {
-			return nil, "", fmt.Errorf("--trees: %w", err)
+			return nil, "", fmt.Errorf("-trees: %w", err)
 		}
 		return os.DirFS(dir), dir, nil
 	}
 	if _, err := os.Stat(filepath.Join(demoTreesDir, "villager.yaml")); err == nil {
 		return os.DirFS(demoTreesDir), demoTreesDir, nil
 	}
-	return village.Embedded(), "the built-in copies (--trees DIR to use your own)", nil
+	return village.Embedded(), "the built-in copies (-trees DIR to use your own)", nil
 }
 
 // displayAddr formats a listener address for URLs.
@@ -230,7 +230,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	fset.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); other unknown types run one tick, then succeed")
 	fset.Usage = func() {
 		fmt.Fprintln(fset.Output(), "usage: arbor serve [flags] FILE...\n\n"+
-			"Ticks agents of the trees in FILEs (built-in nodes; unknown types are mock actions) and serves\n"+
+			"Ticks agents of the trees in FILEs (built-in nodes; unknown leaf types are mock actions) and serves\n"+
 			"the debugger at http://"+debug.DefaultAddr+"/.")
 		fset.PrintDefaults()
 	}
@@ -242,11 +242,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	}
 	switch {
 	case *agents < 1:
-		return usageError(fset, "--agents must be 1 or more, got %d", *agents)
+		return usageError(fset, "-agents must be 1 or more, got %d", *agents)
 	case *ticks < 0:
-		return usageError(fset, "--ticks must be 0 or more, got %d", *ticks)
+		return usageError(fset, "-ticks must be 0 or more, got %d", *ticks)
 	case *history < 1:
-		return usageError(fset, "--history must be 1 or more, got %d", *history)
+		return usageError(fset, "-history must be 1 or more, got %d", *history)
 	}
 	if msg := checkTickMs(*tickMs, *ticks); msg != "" {
 		return usageError(fset, "%s", msg)

@@ -14,7 +14,7 @@ import (
 
 func TestDemoHeadless(t *testing.T) {
 	var out, errOut bytes.Buffer
-	code := cmdDemo([]string{"--headless", "--ticks", "400", "--villagers", "50", "--monsters", "3"}, &out, &errOut)
+	code := cmdDemo([]string{"-headless", "-ticks", "400", "-villagers", "50", "-monsters", "3"}, &out, &errOut)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
@@ -33,14 +33,14 @@ func TestDemoHeadless(t *testing.T) {
 }
 
 func TestDemoFlags(t *testing.T) {
-	for _, args := range [][]string{{"--ticks", "-1"}, {"--villagers", "0"}, {"extra"}, {"--nope"}} {
+	for _, args := range [][]string{{"-ticks", "-1"}, {"-villagers", "0"}, {"extra"}, {"--nope"}} {
 		var out, errOut bytes.Buffer
 		if code := cmdDemo(args, &out, &errOut); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
 	var out, errOut bytes.Buffer
-	if code := cmdDemo([]string{"--headless", "--trees", t.TempDir()}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "villager") {
+	if code := cmdDemo([]string{"-headless", "-trees", t.TempDir()}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "villager") {
 		t.Errorf("empty trees dir: exit %d: %s", code, errOut.String())
 	}
 	dir := t.TempDir()
@@ -48,14 +48,14 @@ func TestDemoFlags(t *testing.T) {
 	writeFile(t, dir, "monster.yaml", "type: Success\n")
 	out.Reset()
 	errOut.Reset()
-	if code := cmdDemo([]string{"--headless", "--trees", dir}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "Wrok") {
+	if code := cmdDemo([]string{"-headless", "-trees", dir}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "Wrok") {
 		t.Errorf("bad tree: exit %d: %s", code, errOut.String())
 	}
 	// The user's trees run: a villager that only works.
 	writeFile(t, dir, "villager.yaml", "type: Sequence\nchildren:\n  - {type: FeelPoor}\n  - {type: WalkTo}\n  - {type: Work}\n")
 	out.Reset()
 	errOut.Reset()
-	if code := cmdDemo([]string{"--headless", "--trees", dir, "--ticks", "100", "--villagers", "3"}, &out, &errOut); code != 0 ||
+	if code := cmdDemo([]string{"-headless", "-trees", dir, "-ticks", "100", "-villagers", "3"}, &out, &errOut); code != 0 ||
 		!strings.Contains(out.String(), "HaveFun 0, EatFood 0, DrinkWater 0, HaveRest 0, Work 3") {
 		t.Errorf("custom trees: exit %d: %s%s", code, out.String(), errOut.String())
 	}
@@ -106,7 +106,7 @@ func getJSON(t *testing.T, url string, v any) {
 }
 
 func TestDemoServes(t *testing.T) {
-	out, code := serveFor(t, runDemo, []string{"--addr", "127.0.0.1:0", "--villagers", "20", "--monsters", "2", "--controls"}, func(base string) {
+	out, code := serveFor(t, runDemo, []string{"-addr", "127.0.0.1:0", "-villagers", "20", "-monsters", "2", "-controls"}, func(base string) {
 		var info struct{ Villagers, FirstMonster int }
 		getJSON(t, base+"/world/info", &info)
 		if info.Villagers != 20 || info.FirstMonster != 20 {
@@ -150,8 +150,8 @@ func TestServeCommand(t *testing.T) {
 	dir := t.TempDir()
 	guard := filepath.Join("..", "..", "testdata", "bench", "guard.json")
 	sentry := filepath.Join("..", "..", "examples", "sentry.yaml")
-	out, code := serveFor(t, runServe, []string{guard, sentry, "--addr", "127.0.0.1:0", "--agents", "3", "--tick-ms", "20",
-		"--mock", "Attack=running,success"}, func(base string) {
+	out, code := serveFor(t, runServe, []string{guard, sentry, "-addr", "127.0.0.1:0", "-agents", "3", "-tick-ms", "20",
+		"-mock", "Attack=running,success"}, func(base string) {
 		var list struct {
 			Total  int
 			Agents []struct {
@@ -182,10 +182,10 @@ func TestServeCommand(t *testing.T) {
 
 	bad := writeFile(t, dir, "bad.json", `{"type": "Sequence", "children": [{"type": "Wait"}]}`)
 	var o, e bytes.Buffer
-	if code := runServe(context.Background(), []string{"--addr", "127.0.0.1:0", bad}, &o, &e, nil); code != 1 || !strings.Contains(e.String(), "Wait") {
+	if code := runServe(context.Background(), []string{"-addr", "127.0.0.1:0", bad}, &o, &e, nil); code != 1 || !strings.Contains(e.String(), "Wait") {
 		t.Errorf("bad file: exit %d: %s", code, e.String())
 	}
-	for _, args := range [][]string{{}, {"--agents", "0", bad}, {"--tick-ms", "0", bad}} {
+	for _, args := range [][]string{{}, {"-agents", "0", bad}, {"-tick-ms", "0", bad}} {
 		o.Reset()
 		e.Reset()
 		if code := runServe(context.Background(), args, &o, &e, nil); code != 2 {

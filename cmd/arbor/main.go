@@ -1,10 +1,10 @@
 // Command arbor runs, tests and inspects Arbor behavior trees.
 //
-//	arbor demo [--addr A] [--headless --ticks N] [flags]
+//	arbor demo [-addr A] [-headless -ticks N] [flags]
 //	                                  the village demo, with the debugger at http://127.0.0.1:7777
-//	arbor serve [--addr A] [--agents N] [--mock Type=status,...] [flags] FILE...
+//	arbor serve [-addr A] [-agents N] [-mock Type=status,...] [flags] FILE...
 //	                                  run tree files with mocks and serve the debugger
-//	arbor replay [--addr A] FILE.json open a recording (an agent's exported history) in the debugger
+//	arbor replay [-addr A] FILE.json open a recording (an agent's exported history) in the debugger
 //	arbor test [-v] PATH...           run scenario files (scenario.md)
 //	arbor validate [-allow-unknown] FILE
 //	                                  check a tree file; print its errors or "ok"
@@ -12,9 +12,9 @@
 //	                                  tick a tree of built-in (and mocked) nodes
 //	arbor bench [-workload guard|wide] [-agents N] [-ticks T] [-workers W] [-runs R] [-trees DIR] [-json]
 //	                                  compare Arbor with hand-written Go
-//	arbor convert IN OUT [--from F] [--to F]
+//	arbor convert IN OUT [-from F] [-to F]
 //	                                  convert between arbor, b3 and btcpp files
-//	arbor render FILE [--format dot|mermaid|ascii] [--from F]
+//	arbor render FILE [-format dot|mermaid|ascii] [-from F]
 //	                                  draw a tree file
 //
 // "arbor help CMD" or "arbor CMD -h" lists a command's flags.
@@ -29,11 +29,11 @@ import (
 const usage = `usage: arbor <command> [arguments]
 
 commands:
-  demo [--addr A] [--headless --ticks N] [flags]
+  demo [-addr A] [-headless -ticks N] [flags]
                            the village, with the world view and the debugger at http://127.0.0.1:7777
-  serve [--addr A] [--agents N] [--mock Type=status,...] [flags] FILE...
+  serve [-addr A] [-agents N] [-mock Type=status,...] [flags] FILE...
                            run tree files (unknown leaf types as mocks) and serve the debugger
-  replay [--addr A] FILE.json
+  replay [-addr A] FILE.json
                            serve the debugger with a recording (an agent's exported history) open
   test [-v] PATH...        run scenario files or directories of them (exit 1 when one fails)
   validate [-allow-unknown] FILE
@@ -42,9 +42,9 @@ commands:
                            tick a tree of built-in (and mocked) nodes and print each tick's status
   bench [-workload guard|wide] [-agents N] [-ticks T] [-workers W] [-runs R] [-trees DIR] [-json]
                            compare Arbor with hand-written Go on a standard workload
-  convert IN OUT [--from F] [--to F]
+  convert IN OUT [-from F] [-to F]
                            convert a tree file between arbor, b3 (Behavior3) and btcpp (BT.CPP XML)
-  render FILE [--format dot|mermaid|ascii] [--from F]
+  render FILE [-format dot|mermaid|ascii] [-from F]
                            draw the trees of a tree file (any format)
 
 Run "arbor <command> -h" or "arbor help <command>" for a command's flags.

@@ -9,14 +9,14 @@ import (
 	"github.com/arborbt/arbor/format"
 )
 
-// cmdRender implements "arbor render FILE [--format dot|mermaid|ascii]".
+// cmdRender implements "arbor render FILE [-format dot|mermaid|ascii]".
 func cmdRender(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	style := fs.String("format", "ascii", "drawing: ascii (an indented tree), dot (Graphviz) or mermaid")
 	from := fs.String("from", "", "input format: "+strings.Join(format.Names(), ", ")+" (default: from the file)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), `usage: arbor render FILE [--format dot|mermaid|ascii] [--from F]
+		fmt.Fprintln(fs.Output(), `usage: arbor render FILE [-format dot|mermaid|ascii] [-from F]
 
 Draws every tree of a tree file (any format), the main tree first: node names
 and types, parameters, abort modes, guards (hanging from their node) and the

@@ -23,7 +23,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	fset.SetOutput(stderr)
 	addr := fset.String("addr", debug.DefaultAddr, "address to serve the debugger on (no host: 127.0.0.1)")
 	fset.Usage = func() {
-		fmt.Fprintln(fset.Output(), "usage: arbor replay [--addr HOST:PORT] FILE.json\n\n"+
+		fmt.Fprintln(fset.Output(), "usage: arbor replay [-addr HOST:PORT] FILE.json\n\n"+
 			"Serves the debugger at http://"+debug.DefaultAddr+"/ with a recording open: an agent's history saved with\n"+
 			"the debugger's \"Export JSON\" (GET api/agents/{id}/export). Read-only; no program needed.")
 		fset.PrintDefaults()

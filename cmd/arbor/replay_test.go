@@ -47,7 +47,7 @@ func recordSentry(t *testing.T, dir string, ticks int) string {
 func TestReplayCommand(t *testing.T) {
 	dir := t.TempDir()
 	path := recordSentry(t, dir, 25)
-	out, code := serveFor(t, runReplay, []string{path, "--addr", "127.0.0.1:0"}, func(base string) {
+	out, code := serveFor(t, runReplay, []string{path, "-addr", "127.0.0.1:0"}, func(base string) {
 		var sess struct {
 			Title     string
 			Controls  bool
@@ -92,7 +92,7 @@ func TestReplayCommand(t *testing.T) {
 		filepath.Join(dir, "nope.json"):                             "open recording",
 	} {
 		var o, e bytes.Buffer
-		if code := runReplay(context.Background(), []string{"--addr", "127.0.0.1:0", file}, &o, &e, nil); code != 1 ||
+		if code := runReplay(context.Background(), []string{"-addr", "127.0.0.1:0", file}, &o, &e, nil); code != 1 ||
 			!strings.HasPrefix(e.String(), "arbor replay: ") || !strings.Contains(e.String(), want) {
 			t.Errorf("%s: exit %d: %s", file, code, e.String())
 		}
@@ -102,11 +102,11 @@ func TestReplayCommand(t *testing.T) {
 			t.Errorf("replay %v: exit %d, want 2", args, code)
 		}
 	}
-	if out, _, _ := runCLI(t, "help"); !strings.Contains(out, "replay [--addr A] FILE.json") {
+	if out, _, _ := runCLI(t, "help"); !strings.Contains(out, "replay [-addr A] FILE.json") {
 		t.Errorf("usage lacks replay:\n%s", out)
 	}
 	var o, e bytes.Buffer
-	if code := runReplay(context.Background(), []string{"--addr", "nonsense", path}, &o, &e, nil); code != 1 || !strings.Contains(e.String(), "nonsense") {
+	if code := runReplay(context.Background(), []string{"-addr", "nonsense", path}, &o, &e, nil); code != 1 || !strings.Contains(e.String(), "nonsense") {
 		t.Errorf("bad address: exit %d: %s", code, e.String())
 	}
 }

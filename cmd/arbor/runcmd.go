@@ -136,7 +136,7 @@ func unusedMocks(types map[string]bool, mocks mockFlags) []string {
 	return warnings
 }
 
-// cmdRun implements "arbor run FILE --ticks N".
+// cmdRun implements "arbor run FILE -ticks N".
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)

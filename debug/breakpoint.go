@@ -200,7 +200,7 @@ func (s *Session) setBreakLocked(a *arbor.Agent, node int, on breakMask) error {
 	if w != nil {
 		w.sync(s) // a reload between ticks: nodes of the new tree
 	}
-	td := s.treeOf(a.Tree())
+	td := s.treeOf(a)
 	if node < 0 || node >= len(td.Nodes) {
 		return fmt.Errorf("no node %d in tree %s: want 0 to %d", node, td.Name, len(td.Nodes)-1)
 	}

@@ -46,6 +46,9 @@ func (s *Session) Handler() http.Handler {
 	m.HandleFunc("GET /api/agents/{id}/breakpoints", h.listBreakpoints)
 	m.HandleFunc("POST /api/agents/{id}/breakpoints", h.setBreakpoint)
 	m.HandleFunc("DELETE /api/agents/{id}/breakpoints", h.clearBreakpoints)
+	m.HandleFunc("GET /api/agents/{id}/forces", h.listForces)
+	m.HandleFunc("POST /api/agents/{id}/forces", h.setForce)
+	m.HandleFunc("DELETE /api/agents/{id}/forces", h.clearForces)
 	m.HandleFunc("GET /api/trees/{tid}", h.tree)
 	m.HandleFunc("GET /api/globals", h.globals)
 	m.HandleFunc("GET /api/stream", h.stream)
@@ -302,7 +305,7 @@ func (s *Session) countTrees() []treeInfo {
 	for _, a := range s.m.Agents() {
 		if t := a.Tree(); t != lastTree {
 			if cur = byTree[t]; cur == nil {
-				cur = &tally{td: s.treeOf(t)}
+				cur = &tally{td: s.treeOf(a)}
 				byTree[t] = cur
 				tallies = append(tallies, cur)
 			}
@@ -362,14 +365,20 @@ type agentInfo struct {
 	// Breakpoints and LastBreak: in the agent's own view, not the list.
 	Breakpoints []breakpointView `json:"breakpoints,omitempty"`
 	LastBreak   *breakHit        `json:"lastBreak,omitempty"`
+	// Forces: the forced nodes (arbor.Agent.Force), in the agent's own
+	// view; none for a removed agent.
+	Forces []forceView `json:"forces,omitempty"`
 }
 
 func (s *Session) agentInfoLocked(a *arbor.Agent) agentInfo {
-	td := s.treeOf(a.Tree())
+	td := s.treeOf(a)
 	ai := agentInfo{ID: a.ID(), Tree: td.ID, TreeName: td.Name, Status: statusName(a), Paused: a.Paused(),
 		Now: durMs(a.Now()), Rev: s.rev, Removed: s.m.Agent(a.ID()) != a}
 	if w := s.watches[a.ID()]; w != nil && !ai.Removed {
 		ai.Watched, ai.Breakpoints, ai.LastBreak = true, w.breakpoints(), w.lastBreak()
+	}
+	if !ai.Removed {
+		ai.Forces = s.forcesOf(a)
 	}
 	if s.opts.Label != nil {
 		ai.Label = s.opts.Label(a)
@@ -428,7 +437,7 @@ func (h *handler) agents(w http.ResponseWriter, r *http.Request) {
 	sum := s.summaryLocked()
 	out := agentList{Total: s.m.Len(), Offset: offset, Agents: []agentInfo{}, Trees: sum.Trees, Tick: s.tick}
 	for _, a := range s.m.Agents() {
-		td := s.treeOf(a.Tree())
+		td := s.treeOf(a)
 		if treeID >= 0 && td.ID != treeID {
 			continue
 		}
@@ -658,7 +667,7 @@ func (h *handler) export(w http.ResponseWriter, r *http.Request) {
 	var base []byte
 	if a != nil {
 		ev = exportView{Format: RecordingFormat, Agent: s.agentInfoLocked(a), History: s.opts.History,
-			Tree: s.treeOf(a.Tree()), Ticks: []tickView{}, Exported: time.Now().UTC().Format(time.RFC3339)}
+			Tree: s.treeOf(a), Ticks: []tickView{}, Exported: time.Now().UTC().Format(time.RFC3339)}
 		ev.Stats = statsView{Agent: id, Columns: statsColumns, Nodes: [][8]float64{}}
 		if wt != nil {
 			ev.Watching = true

@@ -52,6 +52,10 @@ type nodeDesc struct {
 	X        float64        `json:"x"`             // centre
 	Y        float64        `json:"y"`             // top
 	W        float64        `json:"w"`
+	// Condition: a condition (Check, Success, Failure or the program's),
+	// which can be forced to success or failure only. Set by the session
+	// (conditionsOf).
+	Condition bool `json:"condition,omitempty"`
 }
 
 // contains reports whether node x is in the subtree of a.

@@ -126,7 +126,7 @@ type timing struct {
 }
 
 func newWatch(s *Session, a *arbor.Agent) *watch {
-	td := s.treeOf(a.Tree())
+	td := s.treeOf(a)
 	n := len(td.Nodes)
 	w := &watch{id: a.ID(), agent: a, tree: a.Tree(), td: td, ring: make([]*record, s.opts.History),
 		base: make([]byte, n), last: make([]byte, n), lastV: make([]uint64, n), stats: make([]nodeStats, n),

@@ -1,0 +1,191 @@
+package debug
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/arborbt/arbor"
+)
+
+// Forcing a node's result (arbor.Agent.Force) from the page: the forces
+// are the engine's own state of the agent, set and lifted under the
+// session lock between ticks like every control. The debugger keeps no
+// copy: the agent's JSON lists what the engine says, so that forces set
+// by the program (through Session.Do) show too, and a hot reload (which
+// drops them) or a removal leaves none to show.
+
+// forceView is one forced node.
+type forceView struct {
+	Node   int    `json:"node"`
+	Label  string `json:"label"`
+	Status string `json:"status"` // success, failure or running
+}
+
+// forceList is an agent's forced nodes, the answer of every
+// api/agents/{id}/forces request.
+type forceList struct {
+	Agent  int         `json:"agent"`
+	Forces []forceView `json:"forces"`
+	Rev    uint64      `json:"rev"` // as in the agent's own view
+}
+
+// forcesOf lists the nodes of agent a that are forced, nil when none.
+func (s *Session) forcesOf(a *arbor.Agent) []forceView {
+	var out []forceView
+	var td *treeDesc
+	for i, n := 0, a.Tree().Len(); i < n; i++ {
+		st := a.Forced(i)
+		if st == arbor.Invalid {
+			continue
+		}
+		if td == nil {
+			td = s.treeOf(a)
+		}
+		out = append(out, forceView{Node: i, Label: td.Nodes[i].Label, Status: st.String()})
+	}
+	return out
+}
+
+// forcesLocked describes agent a's forced nodes.
+func (s *Session) forcesLocked(a *arbor.Agent) forceList {
+	out := forceList{Agent: a.ID(), Forces: []forceView{}, Rev: s.rev}
+	if fs := s.forcesOf(a); fs != nil {
+		out.Forces = fs
+	}
+	return out
+}
+
+// forceLocked forces node of agent a to st, or lifts its force when st is
+// Invalid; all: lifts every force. Events the engine emits meanwhile (a
+// node running only because it was forced to ends with a halt) make a
+// record of a watched agent at once, so that the page shows them now.
+func (s *Session) forceLocked(a *arbor.Agent, node int, st arbor.Status, all bool) error {
+	w := s.watches[a.ID()]
+	if w != nil {
+		w.sync(s) // a reload between ticks: a record of the new tree's nodes
+	}
+	var err error
+	switch {
+	case all:
+		for i, n := 0, a.Tree().Len(); i < n && err == nil; i++ {
+			if a.Forced(i) != arbor.Invalid {
+				err = a.Unforce(i)
+			}
+		}
+	case st == arbor.Invalid:
+		err = a.Unforce(node)
+	default:
+		err = a.Force(node, st)
+	}
+	if w != nil {
+		w.flushBetween(s)
+	}
+	s.gen++
+	s.rev++
+	return err
+}
+
+// conditionsOf marks the nodes of td that can be forced to Success or
+// Failure only, besides the nodes of guards: conditions (Check, Success,
+// Failure and the program's conditions). The engine does not describe a
+// node's kind, so the debugger asks it: Force(Running) is refused for a
+// condition. One node of each leaf type is asked, on agent a of the tree,
+// and its force (if any) is put back as it was; an agent's tree does not
+// change under the session lock, and Force and Unforce of a node that has
+// not been ticked since emit no events.
+func conditionsOf(td *treeDesc, a *arbor.Agent) {
+	byType := map[string]bool{}
+	for i := range td.Nodes {
+		nd := &td.Nodes[i]
+		if nd.InGuard || len(nd.Children) > 0 {
+			continue
+		}
+		cond, known := byType[nd.Type]
+		if !known {
+			cond = refusesRunning(a, i)
+			byType[nd.Type] = cond
+		}
+		nd.Condition = cond
+	}
+}
+
+// refusesRunning reports whether node i of a cannot be forced to Running,
+// leaving its force as it was.
+func refusesRunning(a *arbor.Agent, i int) bool {
+	prev := a.Forced(i)
+	if a.Force(i, arbor.Running) != nil {
+		return true
+	}
+	if prev == arbor.Invalid {
+		_ = a.Unforce(i)
+	} else {
+		_ = a.Force(i, prev)
+	}
+	return false
+}
+
+// forceRequest is the body of POST api/agents/{id}/forces.
+type forceRequest struct {
+	Node   *int   `json:"node"`
+	Status string `json:"status"`
+}
+
+func (h *handler) listForces(w http.ResponseWriter, r *http.Request) {
+	h.withAgent(w, r, func(a *arbor.Agent) any { return h.s.forcesLocked(a) })
+}
+
+// setForce forces one node's result.
+func (h *handler) setForce(w http.ResponseWriter, r *http.Request) {
+	if !h.authorize(w, r) {
+		return
+	}
+	var req forceRequest
+	if !h.decodeJSON(w, r, &req) {
+		return
+	}
+	if req.Node == nil || req.Status == "" {
+		h.fail(w, http.StatusBadRequest, `bad body: want {"node": N, "status": "success"|"failure"|"running"} (DELETE lifts a force)`)
+		return
+	}
+	st, ok := arbor.ParseStatus(req.Status)
+	if !ok {
+		h.fail(w, http.StatusBadRequest, "bad status %q: want success, failure or running", truncate(req.Status, 40))
+		return
+	}
+	h.withAgent(w, r, func(a *arbor.Agent) any {
+		if err := h.s.forceLocked(a, *req.Node, st, false); err != nil {
+			return httpError{http.StatusBadRequest, err.Error()}
+		}
+		h.s.log.Info("arbor debug: control", "op", "force", "agent", a.ID(), "node", *req.Node, "status", req.Status)
+		return h.s.forcesLocked(a)
+	})
+	h.s.wake() // the pages watching the agent show the change now
+}
+
+// clearForces lifts one node's force (?node=N) or all of an agent's.
+func (h *handler) clearForces(w http.ResponseWriter, r *http.Request) {
+	if !h.authorize(w, r) {
+		return
+	}
+	node, all := 0, true
+	if raw := r.URL.Query().Get("node"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil {
+			h.fail(w, http.StatusBadRequest, "bad node %q: want a node id", truncate(raw, 40))
+			return
+		}
+		node, all = n, false
+	}
+	h.withAgent(w, r, func(a *arbor.Agent) any {
+		if err := h.s.forceLocked(a, node, arbor.Invalid, all); err != nil {
+			return httpError{http.StatusBadRequest, err.Error()}
+		}
+		op := "unforce"
+		if all {
+			op = "clear forces"
+		}
+		h.s.log.Info("arbor debug: control", "op", op, "agent", a.ID(), "node", node)
+		return h.s.forcesLocked(a)
+	})
+	h.s.wake()
+}

@@ -210,7 +210,8 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 
 // TestBrowserPage checks the page at 1024×768: the statistics table,
 // following the running node on a wide tree, the breakpoint banner while
-// scrubbing, and an agent that is not (or no longer) in the session.
+// scrubbing, forcing a node's result, and an agent that is not (or no
+// longer) in the session.
 func TestBrowserPage(t *testing.T) {
 	ctx := startBrowser(t)
 	thrown := pageErrors(ctx)
@@ -221,6 +222,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("stats", func(t *testing.T) { checkStatsTable(t, ctx, s) })
 	t.Run("follow", func(t *testing.T) { checkFollow(t, ctx, mode) })
 	t.Run("breakpoint banner", func(t *testing.T) { checkBreakBanner(t, ctx, base) })
+	t.Run("force", func(t *testing.T) { checkForce(t, ctx, base) })
 	t.Run("agent not in the session", func(t *testing.T) { checkMissingAgent(t, ctx, base, s) })
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)
@@ -420,6 +422,64 @@ func checkBreakBanner(t *testing.T, ctx context.Context, base string) {
 	if m := jsEval[string](t, ctx, marked); m != "2" {
 		t.Errorf("live again: node %q marked, want 2", m)
 	}
+}
+
+// agentBarProblems says what is wrong with the bar above the tree: it
+// must keep to one row, its buttons in full.
+const agentBarProblems = `(() => {
+	const bar = document.querySelector('#agent-bar');
+	const out = [];
+	if (bar.offsetHeight > 36) out.push(bar.offsetHeight + 'px tall');
+	if (bar.scrollWidth > bar.clientWidth) out.push('its content is ' + bar.scrollWidth + 'px wide in ' + bar.clientWidth + 'px');
+	const top = bar.getBoundingClientRect().top;
+	for (const b of bar.querySelectorAll('button, .button, .pill, h2')) {
+		if (!b.offsetParent) continue; // hidden
+		const r = b.getBoundingClientRect();
+		if (r.top - top > 12) out.push('"' + b.textContent + '" on a second row');
+		if (b.tagName !== 'H2' && b.scrollWidth > b.clientWidth + 1) out.push('"' + b.textContent + '" cut');
+		if (r.right > bar.getBoundingClientRect().right) out.push('"' + b.textContent + '" beyond the bar');
+	}
+	return out.join('; ');
+})()`
+
+// checkForce forces the sentry's first condition from the Node tab: the
+// node is marked and listed, the other branch runs; Clear forces lifts it.
+// At 1024 px the bar above the tree keeps to one row, with breakpoints
+// and forces.
+func checkForce(t *testing.T, ctx context.Context, base string) {
+	run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1"))
+	running := `document.querySelector('#running-list').textContent`
+	jsWait(t, ctx, "agent 1 patrolling", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
+		document.querySelector('#tl-label').textContent.startsWith('live · record') && `+running+`.includes('patrol')`, 10*time.Second)
+	// A breakpoint that never stops it (a leaf fires no abort): its Clear
+	// button shows.
+	control(t, base, "POST", "/api/agents/1/breakpoints", `{"node": 3, "on": ["abort"]}`)
+	defer control(t, base, "DELETE", "/api/agents/1/breakpoints", "")
+	jsWait(t, ctx, "Clear breakpoints", `!document.querySelector('#btn-clear-bps').hidden`, 5*time.Second)
+	// Node 2 is the Check "noise exists" of the investigate branch.
+	run(t, ctx, chromedp.Click("#btn-fit", chromedp.ByID), chromedp.Click(`#tree g.node[data-id="2"] rect`, chromedp.ByQuery))
+	jsWait(t, ctx, "Force result in the Node tab", `!document.querySelector('#force-box').hidden &&
+		document.querySelectorAll('#force-box input[name="force"]').length === 4 && document.querySelector('#force-box input[value="none"]').checked`, 5*time.Second)
+	if title := jsEval[string](t, ctx, `(() => { const r = document.querySelector('#force-box input[value="running"]'); return r.disabled ? r.parentElement.title : ''; })()`); !strings.Contains(title, "condition") {
+		t.Errorf("running for a Check: title %q, want it disabled and explained", title)
+	}
+	run(t, ctx, chromedp.Click(`#force-box input[value="success"]`, chromedp.ByQuery))
+	jsWait(t, ctx, "forced: marked, listed, investigating", `(() => {
+		const m = document.querySelector('#tree .force-mark[data-node="2"]');
+		return m && m.querySelector('.force-outline') && m.querySelector('text').textContent === 'S' && !document.querySelector('#force-bar').hidden &&
+			document.querySelector('#force-list').textContent.startsWith('Check → success') && `+running+`.includes('investigate');
+	})()`, 5*time.Second)
+	if p := jsEval[string](t, ctx, agentBarProblems); p != "" {
+		pageShot(t, ctx, "agent-bar-1024.png")
+		t.Errorf("at 1024 px the bar above the tree: %s", p)
+	}
+	// Running is offered for a composite.
+	run(t, ctx, chromedp.Click(`#tree g.node[data-id="1"] rect`, chromedp.ByQuery))
+	jsWait(t, ctx, "Force result of node 1", `document.querySelector('#node-info').textContent.includes('investigate') &&
+		!document.querySelector('#force-box input[value="running"]').disabled`, 5*time.Second)
+	run(t, ctx, chromedp.Click("#btn-clear-forces", chromedp.ByID))
+	jsWait(t, ctx, "forces cleared, patrolling again", `!document.querySelector('#tree .force-mark') && document.querySelector('#force-bar').hidden && `+
+		running+`.includes('patrol')`, 5*time.Second)
 }
 
 // checkMissingAgent opens agents the page never saw live, by their

@@ -44,6 +44,10 @@
     liveAgent: null, // the live agent to go back to from a recording
     rev: 0, // the revision of the agent state shown (see newer)
     bpPending: 0, // breakpoint edits sent and not yet answered
+    forceKey: '', // the forces the marks in the tree show
+    forceBarKey: '', // the forces the bar above the tree lists
+    forceBoxKey: '', // what the Node tab's Force result control shows
+    forcePending: 0, // force edits sent and not yet answered
   };
   const FORMAT = 'arbor-debug/1'; // the format of a recording
 
@@ -226,9 +230,11 @@
     S.depth = [];
     const edges = s('g', { class: 'edges' });
     const nodes = s('g', { class: 'nodes' });
+    S.forceLayer = s('g', { class: 'force-marks' });
     S.bpLayer = s('g', { class: 'bp-marks' });
     S.bpKey = '';
-    vp.append(edges, nodes, S.bpLayer);
+    S.forceKey = '';
+    vp.append(edges, nodes, S.forceLayer, S.bpLayer);
     const NH = 40;
     const drawKids = (n) => (n.guard >= 0 ? [n.guard] : []).concat(n.children);
     // Depths, for indentation in the statistics table.
@@ -586,7 +592,7 @@
       // Its last update came before: the view stays, read-only; the
       // header goes on with the session.
       if (S.agent) {
-        S.agent = Object.assign({}, S.agent, { removed: true, breakpoints: [], lastBreak: null });
+        S.agent = Object.assign({}, S.agent, { removed: true, breakpoints: [], lastBreak: null, forces: [] });
         renderAgentBar(S.agent);
       }
       notice('Agent #' + id + ' was removed from the manager. Its recorded ticks stay for a while: scrub them, or Export JSON.');
@@ -615,7 +621,7 @@
     const fresh = newer(d.agent);
     if (fresh) {
       // Breakpoint edits not yet answered stay as the page shows them.
-      if (S.bpPending && S.agent) d.agent.breakpoints = S.agent.breakpoints;
+      keepPending(d.agent);
       S.agent = d.agent;
     }
     S.stats = d.stats;
@@ -651,8 +657,19 @@
     return true;
   }
 
+  // keepPending keeps in agent state a (a live update, or the reply to a
+  // control) the breakpoints and forces the page shows while edits of
+  // them are not yet answered.
+  function keepPending(a) {
+    if (!S.agent) return;
+    if (S.bpPending) a.breakpoints = S.agent.breakpoints;
+    if (S.forcePending) a.forces = S.agent.forces;
+  }
+
   function renderAgentBar(a) {
-    $('#agent-title').textContent = 'Agent #' + a.id + ' · ' + a.treeName;
+    const title = 'Agent #' + a.id + ' · ' + a.treeName;
+    $('#agent-title').textContent = title;
+    $('#agent-title').title = title + (a.label ? ' · ' + a.label : '');
     $('#agent-label').textContent = a.label || '';
     const st = $('#agent-status');
     const state = a.removed ? 'removed' : a.paused ? 'paused' : a.status;
@@ -662,11 +679,15 @@
     $('#controls').hidden = !ctl;
     $('#bb-form').hidden = !ctl;
     $('#token').hidden = !ctl || !!S.token;
+    // One of Pause and Resume, in the same place.
     $('#btn-pause').disabled = a.paused;
+    $('#btn-pause').hidden = a.paused;
     $('#btn-resume').disabled = !a.paused;
+    $('#btn-resume').hidden = !a.paused;
     $('#btn-export').hidden = !!S.rec;
     $('#btn-live').hidden = !!S.rec;
     renderBreak(a);
+    renderForces(a);
   }
 
   // --- breakpoints --------------------------------------------------------
@@ -677,6 +698,7 @@
   function renderBreak(a) {
     const bps = a.breakpoints || [];
     $('#btn-clear-bps').disabled = !bps.length;
+    $('#btn-clear-bps').hidden = !bps.length;
     markBreakpoints(bps);
     const hit = a.lastBreak;
     const at = hit && hit.paused && a.paused ? hit : null;
@@ -792,6 +814,147 @@
     if (S.tab === 'node') renderNode();
   }
 
+  // --- forced results -------------------------------------------------------
+
+  const FORCE_LETTER = { success: 'S', failure: 'F', running: 'R' };
+
+  // forcesOf lists the agent's forced nodes ({node, label, status}).
+  function forcesOf(a) {
+    return (a && !a.removed && !S.rec && a.forces) || [];
+  }
+
+  function forcedOf(id) {
+    const f = forcesOf(S.agent).find((x) => x.node === id);
+    return f ? f.status : '';
+  }
+
+  // renderForces shows the agent's forced nodes: marked in the tree and
+  // listed in the bar above it (the Node tab: renderNode).
+  function renderForces(a) {
+    const fs = forcesOf(a);
+    markForces(fs);
+    renderForceBar(fs);
+  }
+
+  // markForces outlines each forced node (dashed) and puts a badge on its
+  // top right corner: a lock and the forced status's letter.
+  function markForces(fs) {
+    const key = JSON.stringify(fs.map((f) => [f.node, f.status]));
+    if (!S.tree || !S.forceLayer || key === S.forceKey) return;
+    S.forceKey = key;
+    S.forceLayer.replaceChildren(...fs.filter((f) => f.node < S.tree.nodes.length).map((f) => {
+      const n = S.tree.nodes[f.node];
+      const x0 = n.x - n.w / 2;
+      const g = s('g', { class: 'force-mark', 'data-node': f.node, 'data-status': f.status });
+      const title = s('title');
+      title.textContent = 'forced to ' + f.status + ': the node is not run; ticked, it returns ' + f.status;
+      const bx = x0 + n.w - 30; // the badge: 28 × 15, over the corner
+      const by = n.y - 13;
+      g.append(title,
+        s('rect', { class: 'force-outline', x: x0 - 4, y: n.y - 4, width: n.w + 8, height: 48, rx: 9 }),
+        s('rect', { class: 'force-badge', x: bx, y: by, width: 28, height: 15, rx: 7.5 }),
+        s('path', { class: 'force-shackle', d: `M${bx + 7},${by + 7} v-1.5 a3,3 0 0 1 6,0 v1.5` }),
+        s('rect', { class: 'force-lock', x: bx + 5.5, y: by + 6.5, width: 9, height: 6, rx: 1 }));
+      const letter = s('text', { class: 'force-letter', x: bx + 21, y: by + 11.5, 'text-anchor': 'middle' });
+      letter.textContent = FORCE_LETTER[f.status] || '?';
+      g.append(letter);
+      return g;
+    }));
+  }
+
+  // renderForceBar lists the forced nodes above the tree (a click shows
+  // the node; × lifts its force) with Clear forces; hidden when none.
+  function renderForceBar(fs) {
+    const ctl = canControl();
+    const key = JSON.stringify([S.agentId, ctl, fs.map((f) => [f.node, f.status])]);
+    $('#force-bar').hidden = !fs.length;
+    if (key === S.forceBarKey) return;
+    S.forceBarKey = key;
+    $('#btn-clear-forces').hidden = !ctl;
+    $('#force-list').replaceChildren(...fs.map((f) => {
+      const item = h('span', { class: 'force-item', 'data-node': f.node, title: 'Show the node',
+        onclick: () => { selectNode(f.node); focus(f.node, true); } },
+      label(f.node) + ' → ', h('b', { text: f.status }));
+      if (ctl) {
+        item.append(h('button', { title: 'Lift this force: the node runs again', 'aria-label': 'Lift the force of ' + label(f.node),
+          onclick: (e) => { e.stopPropagation(); setForce(f.node, 'none'); } }, '×'));
+      }
+      return item;
+    }));
+  }
+
+  // renderForceBox fills the Node tab's Force result control for node n:
+  // none, success, failure or running (not for a condition or a node of a
+  // guard), with controls only.
+  function renderForceBox(n) {
+    const box = $('#force-box');
+    const ctl = canControl();
+    const cur = n ? forcedOf(n.id) || 'none' : '';
+    const key = n ? JSON.stringify([S.agentId, n.id, ctl, cur]) : '';
+    box.hidden = !n || !ctl;
+    if (key === S.forceBoxKey) return;
+    S.forceBoxKey = key;
+    if (!n || !ctl) return;
+    const noRun = n.inGuard ? 'A node of a guard is evaluated, not run: it can be forced to success or failure only'
+      : n.condition ? 'A condition decides within its tick: it can be forced to success or failure only' : '';
+    box.replaceChildren(h('h4', { text: 'Force result' }));
+    for (const st of ['none', 'success', 'failure', 'running']) {
+      const rb = h('input', { type: 'radio', name: 'force', value: st, onchange: () => setForce(n.id, st) });
+      rb.checked = st === cur;
+      rb.disabled = st === 'running' && !!noRun;
+      const title = rb.disabled ? noRun : st === 'none' ? 'The node runs as usual'
+        : 'The node is not run: ticked, it returns ' + st + (st === 'running' ? ' (and keeps running, with no callbacks)' : '');
+      box.append(h('label', { title, class: rb.disabled ? 'off' : '' }, rb, st));
+    }
+    box.append(h('p', { class: 'muted', text: 'A forced node is not run: ticked, it returns the chosen result, and the nodes below it are not ticked. Try the tree\'s other paths.' }));
+  }
+
+  // setForce forces node id to st (none: lifts its force).
+  async function setForce(id, st) {
+    if (!canControl() || !S.agent) return;
+    const agent = S.agentId;
+    // Shown at once; the answer (or the next update) confirms it.
+    const rest = forcesOf(S.agent).filter((f) => f.node !== id);
+    S.agent.forces = st === 'none' ? rest : rest.concat([{ node: id, label: label(id), status: st }]).sort((x, y) => x.node - y.node);
+    renderForces(S.agent);
+    if (S.tab === 'node') renderNode();
+    S.forcePending++;
+    try {
+      const path = 'api/agents/' + agent + '/forces';
+      applyForces(st === 'none' ? await send('DELETE', path + '?node=' + id) : await post(path, { node: id, status: st }));
+      notice('');
+    } catch (err) {
+      notice('force: ' + err.message);
+      // Show what the engine holds.
+      try { applyForces(await api('api/agents/' + agent + '/forces')); } catch (_) { /* the next update shows it */ }
+    } finally {
+      S.forcePending--;
+    }
+  }
+
+  async function clearForces() {
+    if (!canControl()) return;
+    S.forcePending++;
+    try {
+      applyForces(await send('DELETE', 'api/agents/' + S.agentId + '/forces'));
+      notice('');
+    } catch (err) {
+      notice('clear forces: ' + err.message);
+    } finally {
+      S.forcePending--;
+    }
+  }
+
+  // applyForces shows the forces an edit left, unless a live update newer
+  // than the answer came first.
+  function applyForces(r) {
+    if (!S.agent || r.agent !== S.agentId || r.rev < S.rev) return;
+    S.rev = r.rev;
+    S.agent.forces = r.forces;
+    renderForces(S.agent);
+    if (S.tab === 'node') renderNode();
+  }
+
   // show renders one tick (live or from the history).
   function show(v) {
     S.shown = v;
@@ -880,6 +1043,7 @@
       box.replaceChildren(h('p', { class: 'muted', text: 'Click a node in the tree.' }));
       $('#node-params').replaceChildren();
       renderBreakpointBox(null);
+      renderForceBox(null);
       return;
     }
     const n = t.nodes[S.selected];
@@ -894,6 +1058,8 @@
     add('path', n.path);
     add('status', n.inGuard ? status + ', guard condition (evaluated, no running state)' : status);
     add('abort', n.abort || '');
+    const forced = forcedOf(n.id);
+    if (forced) add('forced', forced + ' (not run: ticked, it returns ' + forced + ')');
     if (n.guard >= 0) add('guard', label(n.guard) + ' (#' + n.guard + ')');
     if (n.guardOf >= 0) add('guards', label(n.guardOf) + ' (#' + n.guardOf + ')');
     add('ticks', st[0]);
@@ -906,6 +1072,7 @@
     add('time', (st[7] / 1000).toFixed(3) + ' ms' + (st[0] ? ' · ' + (st[7] / st[0]).toFixed(2) + ' µs/tick' : ''));
     box.replaceChildren(h('h4', { text: 'Node' }), dl);
     renderBreakpointBox(n);
+    renderForceBox(n);
     $('#node-params').replaceChildren(...(n.params ? [h('h4', { text: 'Parameters' }), h('pre', { text: JSON.stringify(n.params, null, 2) })] : []));
   }
 
@@ -1079,7 +1246,7 @@
       const r = await post('api/agents/' + id + '/' + op);
       if (id !== S.agentId || S.rec) return;
       if (newer(r.agent)) {
-        if (S.bpPending && S.agent) r.agent.breakpoints = S.agent.breakpoints;
+        keepPending(r.agent);
         S.agent = r.agent;
         renderAgentBar(S.agent);
       }
@@ -1094,6 +1261,7 @@
     $('#btn-resume').onclick = () => control('resume');
     $('#btn-step').onclick = () => control('step');
     $('#btn-clear-bps').onclick = clearBreakpoints;
+    $('#btn-clear-forces').onclick = clearForces;
     $('#break-banner').onclick = () => { if (S.breakNode >= 0) { selectNode(S.breakNode); focus(S.breakNode, true); } };
     $('#token').addEventListener('change', (e) => {
       S.token = e.target.value.trim();
@@ -1219,7 +1387,7 @@
     fileError('');
     notice('');
     setConn('recording');
-    const a = Object.assign({}, d.agent, { paused: false, breakpoints: [], lastBreak: null });
+    const a = Object.assign({}, d.agent, { paused: false, breakpoints: [], lastBreak: null, forces: [] });
     a.treeName = typeof a.treeName === 'string' ? a.treeName : String(d.tree.name || '');
     S.agentId = a.id;
     S.agent = a;

@@ -47,8 +47,9 @@
 // The debugger is read-only unless Options.Controls is set; then the page
 // can pause, resume and step an agent, set breakpoints on its nodes (the
 // agent pauses at the end of a tick in which a node emits a chosen event:
-// start, success, failure, running, halt or abort) and write blackboard
-// values, and
+// start, success, failure, running, halt or abort), force a node's result
+// (arbor.Agent.Force: the node is not run, and returns success, failure or
+// running when ticked) and write blackboard values, and
 // every such request must carry the session's token (Session.Token; the
 // standalone server logs a URL holding it) and come from the debugger's own
 // origin. A server started by Listen/Serve binds 127.0.0.1 unless told

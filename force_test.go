@@ -258,3 +258,18 @@ func TestForcedRunningPauseAndSnapshot(t *testing.T) {
 	fresh.Tick(time.Millisecond)
 	unEqual(t, "restored tick", fresh.log.take(), []string{"A:start", "A:tick"})
 }
+
+func TestNodeInfoCondition(t *testing.T) {
+	reg := unRegistry(t)
+	tree := unCompile(t, reg, arbor.Sequence(arbor.Check("x", "==", 1).Named("x"), arbor.AlwaysFailure().Named("no"),
+		arbor.Leaf("Flaky").Named("flaky"), unP("A"), arbor.WaitTicks(1).Named("w"), arbor.Inverter(arbor.AlwaysSuccess().Named("yes")).Named("inv")))
+	want := map[string]bool{"x": true, "no": true, "flaky": true, "A": false, "w": false, "inv": false, "yes": true}
+	for label, cond := range want {
+		if got := tree.Node(unID(t, tree, label)).Condition; got != cond {
+			t.Errorf("%s: Condition %v, want %v", label, got, cond)
+		}
+	}
+	if tree.Node(0).Condition {
+		t.Errorf("the root sequence is a condition")
+	}
+}

@@ -113,6 +113,10 @@ type NodeInfo struct {
 	GuardOf  int            // for a guard's root: the guarded node; else -1
 	Abort    Abort          // conditional-abort mode
 	Params   map[string]any // parameters as written
+	// Condition: a condition leaf (Check, Success, Failure or a program's
+	// condition), which never runs over ticks (Agent.Force refuses
+	// Running for it).
+	Condition bool
 }
 
 // Label returns the node's name, or its type when it has none.
@@ -127,7 +131,7 @@ func (n NodeInfo) Label() string {
 func (t *Tree) Node(id int) NodeInfo {
 	n, m := &t.nodes[id], &t.meta[id]
 	info := NodeInfo{ID: id, Type: m.typ, Name: m.name, Path: m.path, Parent: int(m.parent),
-		Guard: int(n.guard), GuardOf: -1, Abort: n.abort, Params: m.params}
+		Guard: int(n.guard), GuardOf: -1, Abort: n.abort, Params: m.params, Condition: isConditionKind(n.kind)}
 	for _, k := range n.kids {
 		info.Children = append(info.Children, int(k))
 	}

@@ -40,7 +40,8 @@
 // Only watched agents (opened in a page, passed to Session.Watch, or with
 // breakpoints) get a Tracer; the others pay the engine's nil-tracer check
 // and nothing else.
-// Watching an agent replaces any tracer it had.
+// Watching an agent chains to the tracer it had (which still gets every
+// event) and puts it back when the watch ends.
 //
 // # Controls and safety
 //

@@ -85,45 +85,6 @@ func (s *Session) forceLocked(a *arbor.Agent, node int, st arbor.Status, all boo
 	return err
 }
 
-// conditionsOf marks the nodes of td that can be forced to Success or
-// Failure only, besides the nodes of guards: conditions (Check, Success,
-// Failure and the program's conditions). The engine does not describe a
-// node's kind, so the debugger asks it: Force(Running) is refused for a
-// condition. One node of each leaf type is asked, on agent a of the tree,
-// and its force (if any) is put back as it was; an agent's tree does not
-// change under the session lock, and Force and Unforce of a node that has
-// not been ticked since emit no events.
-func conditionsOf(td *treeDesc, a *arbor.Agent) {
-	byType := map[string]bool{}
-	for i := range td.Nodes {
-		nd := &td.Nodes[i]
-		if nd.InGuard || len(nd.Children) > 0 {
-			continue
-		}
-		cond, known := byType[nd.Type]
-		if !known {
-			cond = refusesRunning(a, i)
-			byType[nd.Type] = cond
-		}
-		nd.Condition = cond
-	}
-}
-
-// refusesRunning reports whether node i of a cannot be forced to Running,
-// leaving its force as it was.
-func refusesRunning(a *arbor.Agent, i int) bool {
-	prev := a.Forced(i)
-	if a.Force(i, arbor.Running) != nil {
-		return true
-	}
-	if prev == arbor.Invalid {
-		_ = a.Unforce(i)
-	} else {
-		_ = a.Force(i, prev)
-	}
-	return false
-}
-
 // forceRequest is the body of POST api/agents/{id}/forces.
 type forceRequest struct {
 	Node   *int   `json:"node"`

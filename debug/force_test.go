@@ -260,8 +260,8 @@ func TestForceRunningOnAWatchedAgent(t *testing.T) {
 	}
 }
 
-// The tree's description says which nodes are conditions: the debugger
-// asks the engine, and leaves the agent's forces as they were.
+// The tree's description says which nodes are conditions (NodeInfo), and
+// describing it leaves the agent's forces as they were.
 func TestTreeMarksConditions(t *testing.T) {
 	s, h := newControlSession(t, Options{})
 	tree := guardTree(t)
@@ -292,8 +292,8 @@ func TestTreeMarksConditions(t *testing.T) {
 			conds = append(conds, n["label"].(string))
 		}
 	}
-	if got := strings.Join(conds, ","); got != "alarm?,Alert" {
-		t.Errorf("conditions %s, want alarm?,Alert (the guard's Check is a node of a guard)", got)
+	if got := strings.Join(conds, ","); got != "alarm?,Alert,rested?" {
+		t.Errorf("conditions %s, want alarm?,Alert,rested? (the last one the Check of a guard)", got)
 	}
 	s.Do(func(m *arbor.Manager) {
 		if m.Agent(id).Tracer() != nil {

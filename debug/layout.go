@@ -53,8 +53,7 @@ type nodeDesc struct {
 	Y        float64        `json:"y"`             // top
 	W        float64        `json:"w"`
 	// Condition: a condition (Check, Success, Failure or the program's),
-	// which can be forced to success or failure only. Set by the session
-	// (conditionsOf).
+	// which can be forced to success or failure only.
 	Condition bool `json:"condition,omitempty"`
 }
 
@@ -70,7 +69,7 @@ func describeTree(t *arbor.Tree, id int) *treeDesc {
 		info := t.Node(i)
 		nd := nodeDesc{ID: i, Type: info.Type, Name: info.Name, Path: info.Path, Parent: info.Parent,
 			Children: info.Children, Guard: info.Guard, GuardOf: info.GuardOf, Params: jsonSafe(info.Params),
-			Label: info.Label(), Sub: subtitle(info)}
+			Label: info.Label(), Sub: subtitle(info), Condition: info.Condition}
 		if nd.Children == nil {
 			nd.Children = []int{}
 		}

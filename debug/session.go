@@ -365,15 +365,13 @@ func (s *Session) unwatchLocked(w *watch) {
 	s.log.Debug("arbor debug: stopped watching agent", "agent", w.id)
 }
 
-// treeOf returns the description of a's tree, built on first use (which
-// asks a which nodes are conditions: conditionsOf).
+// treeOf returns the description of a's tree, built on first use.
 func (s *Session) treeOf(a *arbor.Agent) *treeDesc {
 	t := a.Tree()
 	if d := s.trees[t]; d != nil {
 		return d
 	}
 	d := describeTree(t, len(s.treeList))
-	conditionsOf(d, a)
 	s.trees[t] = d
 	s.treeList = append(s.treeList, d)
 	return d

@@ -7,18 +7,16 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/arborbt/arbor"
+	bt "github.com/arborbt/arbor/internal/browsertest"
 	"github.com/arborbt/arbor/internal/workload"
 )
 
@@ -29,116 +27,8 @@ import (
 
 const browserToken = "browser-test-token"
 
-// chromium returns the browser's path.
-func chromium(t *testing.T) string {
-	t.Helper()
-	path := os.Getenv("CHROMIUM")
-	if path == "" {
-		path = "/usr/bin/chromium"
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("the browser tests need Chromium at %s (apt-get install -y chromium): %v", path, err)
-	}
-	return path
-}
-
-// startBrowser starts headless Chromium with a 1024×768 window.
-func startBrowser(t *testing.T) context.Context {
-	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium(t)),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.WindowSize(1024, 768),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithErrorf(func(format string, args ...any) {
-		// This chromedp does not know every event newer browsers send.
-		if msg := fmt.Sprintf(format, args...); !strings.Contains(msg, "could not unmarshal event") {
-			t.Logf("chromedp: %s", msg)
-		}
-	}))
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(func() {
-		cancelTimeout()
-		cancelCtx()
-		cancelAlloc()
-	})
-	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1024, 768)); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	return ctx
-}
-
-// pageErrors collects the page's uncaught JavaScript errors.
-func pageErrors(ctx context.Context) func() []string {
-	var mu sync.Mutex
-	var thrown []string
-	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
-			mu.Lock()
-			thrown = append(thrown, e.ExceptionDetails.Error())
-			mu.Unlock()
-		}
-	})
-	return func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), thrown...)
-	}
-}
-
-// run runs chromedp actions, failing the test on an error.
-func run(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
-	t.Helper()
-	if err := chromedp.Run(ctx, actions...); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// jsEval evaluates a JavaScript expression.
-func jsEval[T any](t *testing.T, ctx context.Context, expr string) T {
-	t.Helper()
-	var out T
-	if err := chromedp.Run(ctx, chromedp.Evaluate(expr, &out)); err != nil {
-		t.Fatalf("evaluate %s: %v", expr, err)
-	}
-	return out
-}
-
-// jsWait polls a JavaScript expression until it is true.
-func jsWait(t *testing.T, ctx context.Context, what, expr string, timeout time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		if jsEval[bool](t, ctx, expr) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: still false after %v: %s", what, timeout, expr)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// pageShot saves a screenshot in testdata/artifacts, for a look at a
-// failure.
-func pageShot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	var png []byte
-	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err != nil {
-		t.Logf("screenshot: %v", err)
-		return
-	}
-	dir := filepath.Join("..", "testdata", "artifacts")
-	if err := os.MkdirAll(dir, 0o755); err == nil {
-		err = os.WriteFile(filepath.Join(dir, name), png, 0o644)
-		if err != nil {
-			t.Logf("screenshot: %v", err)
-		}
-	}
-}
+// artifacts is where the tests leave screenshots, for a look at a failure.
+var artifacts = filepath.Join("..", "testdata", "artifacts")
 
 // Modes of the wide agent's senses (see browserSession).
 const (
@@ -213,11 +103,11 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 // scrubbing, forcing a node's result, and an agent that is not (or no
 // longer) in the session.
 func TestBrowserPage(t *testing.T) {
-	ctx := startBrowser(t)
-	thrown := pageErrors(ctx)
+	ctx := bt.Start(t, 1024, 768)
+	thrown := bt.Errors(ctx)
 	base, s, mode := browserSession(t, Options{Controls: true, Token: browserToken})
-	run(t, ctx, chromedp.Navigate(base+"/#agent=0&token="+browserToken))
-	jsWait(t, ctx, "agent 0 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #0 ') && document.querySelectorAll('#tree g.node').length === 216 &&
+	bt.Run(t, ctx, chromedp.Navigate(base+"/#agent=0&token="+browserToken))
+	bt.Wait(t, ctx, "agent 0 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #0 ') && document.querySelectorAll('#tree g.node').length === 216 &&
 		document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
 	t.Run("stats", func(t *testing.T) { checkStatsTable(t, ctx, s) })
 	t.Run("follow", func(t *testing.T) { checkFollow(t, ctx, mode) })
@@ -259,13 +149,13 @@ func checkStatsTable(t *testing.T, ctx context.Context, s *Session) {
 			Running: 12, Starts: 864000, Halts: 12345, Aborts: 3, Time: 321*time.Second + time.Duration(i)*time.Millisecond}
 	}
 	s.mu.Unlock()
-	run(t, ctx, chromedp.Click(`.tabs button[data-tab="stats"]`, chromedp.ByQuery))
-	jsWait(t, ctx, "long-session counts", `Array.from(document.querySelectorAll('#stats-table tbody tr:first-child td')).some((td) => td.title.startsWith('1,728,') || td.textContent.startsWith('1728'))`, 5*time.Second)
-	if p := jsEval[string](t, ctx, statsProblems); p != "" {
-		pageShot(t, ctx, "stats-1024.png")
+	bt.Run(t, ctx, chromedp.Click(`.tabs button[data-tab="stats"]`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "long-session counts", `Array.from(document.querySelectorAll('#stats-table tbody tr:first-child td')).some((td) => td.title.startsWith('1,728,') || td.textContent.startsWith('1728'))`, 5*time.Second)
+	if p := bt.Eval[string](t, ctx, statsProblems); p != "" {
+		bt.Screenshot(t, ctx, "stats-1024.png", artifacts)
 		t.Errorf("at 1024 px: %s", p)
 	}
-	run(t, ctx, chromedp.Click(`.tabs button[data-tab="bb"]`, chromedp.ByQuery))
+	bt.Run(t, ctx, chromedp.Click(`.tabs button[data-tab="bb"]`, chromedp.ByQuery))
 }
 
 // runningLeaf is the id of the deepest node running in the tick shown
@@ -282,7 +172,7 @@ const runningLeaf = `(() => {
 // nodeNamed is the id of the first node labelled name.
 func nodeNamed(t *testing.T, ctx context.Context, name string) int {
 	t.Helper()
-	id := jsEval[int](t, ctx, fmt.Sprintf(`Number((Array.from(document.querySelectorAll('#tree g.node')).find((g) => g.querySelector('text.lbl').textContent === %q) || { dataset: { id: -1 } }).dataset.id)`, name))
+	id := bt.Eval[int](t, ctx, fmt.Sprintf(`Number((Array.from(document.querySelectorAll('#tree g.node')).find((g) => g.querySelector('text.lbl').textContent === %q) || { dataset: { id: -1 } }).dataset.id)`, name))
 	if id < 0 {
 		t.Fatalf("no node %q", name)
 	}
@@ -294,11 +184,11 @@ func nodeNamed(t *testing.T, ctx context.Context, name string) int {
 // four leaves in turn, at the right end of the tree) the view stays
 // still; fleeing (the left end) pans once, then stays.
 func checkFollow(t *testing.T, ctx context.Context, mode *atomic.Int32) {
-	if !jsEval[bool](t, ctx, `document.querySelector('#btn-follow').classList.contains('on')`) {
-		run(t, ctx, chromedp.Click("#btn-follow", chromedp.ByID))
+	if !bt.Eval[bool](t, ctx, `document.querySelector('#btn-follow').classList.contains('on')`) {
+		bt.Run(t, ctx, chromedp.Click("#btn-follow", chromedp.ByID))
 	}
 	// Every change of the view's transform, with its time.
-	run(t, ctx, chromedp.Evaluate(`window.__pans = []; new MutationObserver(() => window.__pans.push(performance.now())).observe(
+	bt.Run(t, ctx, chromedp.Evaluate(`window.__pans = []; new MutationObserver(() => window.__pans.push(performance.now())).observe(
 		document.querySelector('#viewport'), { attributes: true, attributeFilter: ['transform'] })`, nil))
 	flee, patrol := nodeNamed(t, ctx, "Flee"), nodeNamed(t, ctx, "patrol")
 	// watch samples the running leaf for d, or until enough leaves were
@@ -306,11 +196,11 @@ func checkFollow(t *testing.T, ctx context.Context, mode *atomic.Int32) {
 	watch := func(what string, d time.Duration, want func(leaf int) bool, enough int) map[int]bool {
 		t.Helper()
 		// Settled: no pan for half a second.
-		jsWait(t, ctx, what+": the view keeps moving (never still for half a second)", `!window.__pans.length || performance.now() - window.__pans[window.__pans.length - 1] > 500`, 5*time.Second)
-		run(t, ctx, chromedp.Evaluate(`window.__pans = []`, nil))
+		bt.Wait(t, ctx, what+": the view keeps moving (never still for half a second)", `!window.__pans.length || performance.now() - window.__pans[window.__pans.length - 1] > 500`, 5*time.Second)
+		bt.Run(t, ctx, chromedp.Evaluate(`window.__pans = []`, nil))
 		seen := map[int]bool{}
 		for end := time.Now().Add(d); (enough == 0 || len(seen) < enough) && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-			got := jsEval[[]any](t, ctx, runningLeaf)
+			got := bt.Eval[[]any](t, ctx, runningLeaf)
 			id, visible := int(got[0].(float64)), got[1].(bool)
 			if id < 0 {
 				continue
@@ -323,27 +213,27 @@ func checkFollow(t *testing.T, ctx context.Context, mode *atomic.Int32) {
 			}
 			seen[id] = true
 		}
-		if n := jsEval[int](t, ctx, `window.__pans.length`); n > 0 {
-			pageShot(t, ctx, "follow.png")
+		if n := bt.Eval[int](t, ctx, `window.__pans.length`); n > 0 {
+			bt.Screenshot(t, ctx, "follow.png", artifacts)
 			t.Errorf("%s: the view moved %d times while the running node stayed in view (leaves %v)", what, n, seen)
 		}
 		return seen
 	}
 	// The patrol: MoveTo A, Wait, MoveTo B, Wait.
 	isPatrol := func(id int) bool { return id > patrol && id <= patrol+4 }
-	jsWait(t, ctx, "patrol in view", fmt.Sprintf(`(() => { const [id, v] = %s; return id > %d && v; })()`, runningLeaf, patrol), 5*time.Second)
+	bt.Wait(t, ctx, "patrol in view", fmt.Sprintf(`(() => { const [id, v] = %s; return id > %d && v; })()`, runningLeaf, patrol), 5*time.Second)
 	if seen := watch("patrolling", 15*time.Second, isPatrol, 3); len(seen) < 3 {
 		t.Errorf("patrolling: leaves %v ran, want the patrol's four in turn", seen)
 	}
 	// Fleeing: the view pans to the other end of the tree, once.
 	mode.Store(modeFlee)
-	jsWait(t, ctx, "flee in view", fmt.Sprintf(`(() => { const [id, v] = %s; return id === %d && v; })()`, runningLeaf, flee), 5*time.Second)
-	if jsEval[int](t, ctx, `window.__pans.length`) == 0 {
+	bt.Wait(t, ctx, "flee in view", fmt.Sprintf(`(() => { const [id, v] = %s; return id === %d && v; })()`, runningLeaf, flee), 5*time.Second)
+	if bt.Eval[int](t, ctx, `window.__pans.length`) == 0 {
 		t.Error("the view did not pan to the fleeing node")
 	}
 	watch("fleeing", time.Second, func(id int) bool { return id == flee }, 0)
 	mode.Store(modePatrol)
-	jsWait(t, ctx, "patrol in view again", fmt.Sprintf(`(() => { const [id, v] = %s; return id > %d && v; })()`, runningLeaf, patrol), 5*time.Second)
+	bt.Wait(t, ctx, "patrol in view again", fmt.Sprintf(`(() => { const [id, v] = %s; return id > %d && v; })()`, runningLeaf, patrol), 5*time.Second)
 }
 
 // control sends a control request to the session as the page does.
@@ -374,8 +264,8 @@ const banner = `(() => { const b = document.querySelector('#break-banner'); retu
 // shows another tick of the history.
 func checkBreakBanner(t *testing.T, ctx context.Context, base string) {
 	// The blinker fails at node 2 every other tick.
-	run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=2"))
-	jsWait(t, ctx, "agent 2 live with some history", `document.querySelector('#agent-title').textContent.startsWith('Agent #2 ') &&
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=2"))
+	bt.Wait(t, ctx, "agent 2 live with some history", `document.querySelector('#agent-title').textContent.startsWith('Agent #2 ') &&
 		Number((/^live · record (\d+) /.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 6`, 10*time.Second)
 	control(t, base, "POST", "/api/agents/2/breakpoints", `{"node": 2, "on": ["failure"]}`)
 	defer func() {
@@ -383,9 +273,9 @@ func checkBreakBanner(t *testing.T, ctx context.Context, base string) {
 		control(t, base, "POST", "/api/agents/2/resume", "{}")
 	}()
 	marked := `(() => { const g = document.querySelector('#tree g.node.breakhit'); return g ? g.dataset.id : ''; })()`
-	jsWait(t, ctx, "banner", banner+`.startsWith('Paused at breakpoint: ') && document.querySelector('#tl-label').textContent.startsWith('live · paused')`, 10*time.Second)
-	hit := jsEval[string](t, ctx, banner)
-	if m := jsEval[string](t, ctx, marked); m != "2" {
+	bt.Wait(t, ctx, "banner", banner+`.startsWith('Paused at breakpoint: ') && document.querySelector('#tl-label').textContent.startsWith('live · paused')`, 10*time.Second)
+	hit := bt.Eval[string](t, ctx, banner)
+	if m := bt.Eval[string](t, ctx, marked); m != "2" {
 		t.Errorf("node %q marked, want 2", m)
 	}
 	var a struct{ LastBreak struct{ Seq int } }
@@ -400,26 +290,26 @@ func checkBreakBanner(t *testing.T, ctx context.Context, base string) {
 	}
 
 	// Scrubbed back: the tick shown is not where the agent stopped.
-	run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, a.LastBreak.Seq-3), nil))
-	jsWait(t, ctx, "scrubbed back", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ')`, a.LastBreak.Seq-3), 5*time.Second)
-	if b := jsEval[string](t, ctx, banner); b != "" {
+	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, a.LastBreak.Seq-3), nil))
+	bt.Wait(t, ctx, "scrubbed back", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ')`, a.LastBreak.Seq-3), 5*time.Second)
+	if b := bt.Eval[string](t, ctx, banner); b != "" {
 		t.Errorf("banner %q shown at an earlier tick", b)
 	}
-	if m := jsEval[string](t, ctx, marked); m != "" {
+	if m := bt.Eval[string](t, ctx, marked); m != "" {
 		t.Errorf("node %s marked as the hit at an earlier tick", m)
 	}
 	// The record of the hit itself, scrubbed to: shown.
-	run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, a.LastBreak.Seq), nil))
-	jsWait(t, ctx, "the hit's record", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ') && %s === %q`, a.LastBreak.Seq, banner, hit), 5*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, a.LastBreak.Seq), nil))
+	bt.Wait(t, ctx, "the hit's record", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ') && %s === %q`, a.LastBreak.Seq, banner, hit), 5*time.Second)
 	// Live again, still paused there: shown.
-	run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
-	jsWait(t, ctx, "scrubbed back again", `document.querySelector('#tl-label').textContent.startsWith('history · ') && `+banner+` === ''`, 5*time.Second)
-	run(t, ctx, chromedp.Click("#btn-live", chromedp.ByID))
-	jsWait(t, ctx, "live again", `document.querySelector('#tl-label').textContent.startsWith('live · paused')`, 5*time.Second)
-	if b := jsEval[string](t, ctx, banner); b != hit {
+	bt.Run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
+	bt.Wait(t, ctx, "scrubbed back again", `document.querySelector('#tl-label').textContent.startsWith('history · ') && `+banner+` === ''`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-live", chromedp.ByID))
+	bt.Wait(t, ctx, "live again", `document.querySelector('#tl-label').textContent.startsWith('live · paused')`, 5*time.Second)
+	if b := bt.Eval[string](t, ctx, banner); b != hit {
 		t.Errorf("live again: banner %q, want %q", b, hit)
 	}
-	if m := jsEval[string](t, ctx, marked); m != "2" {
+	if m := bt.Eval[string](t, ctx, marked); m != "2" {
 		t.Errorf("live again: node %q marked, want 2", m)
 	}
 }
@@ -447,38 +337,38 @@ const agentBarProblems = `(() => {
 // At 1024 px the bar above the tree keeps to one row, with breakpoints
 // and forces.
 func checkForce(t *testing.T, ctx context.Context, base string) {
-	run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1"))
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1"))
 	running := `document.querySelector('#running-list').textContent`
-	jsWait(t, ctx, "agent 1 patrolling", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
+	bt.Wait(t, ctx, "agent 1 patrolling", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
 		document.querySelector('#tl-label').textContent.startsWith('live · record') && `+running+`.includes('patrol')`, 10*time.Second)
 	// A breakpoint that never stops it (a leaf fires no abort): its Clear
 	// button shows.
 	control(t, base, "POST", "/api/agents/1/breakpoints", `{"node": 3, "on": ["abort"]}`)
 	defer control(t, base, "DELETE", "/api/agents/1/breakpoints", "")
-	jsWait(t, ctx, "Clear breakpoints", `!document.querySelector('#btn-clear-bps').hidden`, 5*time.Second)
+	bt.Wait(t, ctx, "Clear breakpoints", `!document.querySelector('#btn-clear-bps').hidden`, 5*time.Second)
 	// Node 2 is the Check "noise exists" of the investigate branch.
-	run(t, ctx, chromedp.Click("#btn-fit", chromedp.ByID), chromedp.Click(`#tree g.node[data-id="2"] rect`, chromedp.ByQuery))
-	jsWait(t, ctx, "Force result in the Node tab", `!document.querySelector('#force-box').hidden &&
+	bt.Run(t, ctx, chromedp.Click("#btn-fit", chromedp.ByID), chromedp.Click(`#tree g.node[data-id="2"] rect`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "Force result in the Node tab", `!document.querySelector('#force-box').hidden &&
 		document.querySelectorAll('#force-box input[name="force"]').length === 4 && document.querySelector('#force-box input[value="none"]').checked`, 5*time.Second)
-	if title := jsEval[string](t, ctx, `(() => { const r = document.querySelector('#force-box input[value="running"]'); return r.disabled ? r.parentElement.title : ''; })()`); !strings.Contains(title, "condition") {
+	if title := bt.Eval[string](t, ctx, `(() => { const r = document.querySelector('#force-box input[value="running"]'); return r.disabled ? r.parentElement.title : ''; })()`); !strings.Contains(title, "condition") {
 		t.Errorf("running for a Check: title %q, want it disabled and explained", title)
 	}
-	run(t, ctx, chromedp.Click(`#force-box input[value="success"]`, chromedp.ByQuery))
-	jsWait(t, ctx, "forced: marked, listed, investigating", `(() => {
+	bt.Run(t, ctx, chromedp.Click(`#force-box input[value="success"]`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "forced: marked, listed, investigating", `(() => {
 		const m = document.querySelector('#tree .force-mark[data-node="2"]');
 		return m && m.querySelector('.force-outline') && m.querySelector('text').textContent === 'S' && !document.querySelector('#force-bar').hidden &&
 			document.querySelector('#force-list').textContent.startsWith('Check → success') && `+running+`.includes('investigate');
 	})()`, 5*time.Second)
-	if p := jsEval[string](t, ctx, agentBarProblems); p != "" {
-		pageShot(t, ctx, "agent-bar-1024.png")
+	if p := bt.Eval[string](t, ctx, agentBarProblems); p != "" {
+		bt.Screenshot(t, ctx, "agent-bar-1024.png", artifacts)
 		t.Errorf("at 1024 px the bar above the tree: %s", p)
 	}
 	// Running is offered for a composite.
-	run(t, ctx, chromedp.Click(`#tree g.node[data-id="1"] rect`, chromedp.ByQuery))
-	jsWait(t, ctx, "Force result of node 1", `document.querySelector('#node-info').textContent.includes('investigate') &&
+	bt.Run(t, ctx, chromedp.Click(`#tree g.node[data-id="1"] rect`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "Force result of node 1", `document.querySelector('#node-info').textContent.includes('investigate') &&
 		!document.querySelector('#force-box input[value="running"]').disabled`, 5*time.Second)
-	run(t, ctx, chromedp.Click("#btn-clear-forces", chromedp.ByID))
-	jsWait(t, ctx, "forces cleared, patrolling again", `!document.querySelector('#tree .force-mark') && document.querySelector('#force-bar').hidden && `+
+	bt.Run(t, ctx, chromedp.Click("#btn-clear-forces", chromedp.ByID))
+	bt.Wait(t, ctx, "forces cleared, patrolling again", `!document.querySelector('#tree .force-mark') && document.querySelector('#force-bar').hidden && `+
 		running+`.includes('patrol')`, 5*time.Second)
 }
 
@@ -488,24 +378,24 @@ func checkForce(t *testing.T, ctx context.Context, base string) {
 // the session still keeps (watched before its removal), its last state,
 // as a page that watched it shows it.
 func checkMissingAgent(t *testing.T, ctx context.Context, base string, s *Session) {
-	run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=99"))
-	jsWait(t, ctx, "message", `!document.querySelector('#missing').hidden && document.querySelector('#agent-view').hidden &&
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=99"))
+	bt.Wait(t, ctx, "message", `!document.querySelector('#missing').hidden && document.querySelector('#agent-view').hidden &&
 		document.querySelector('#missing-text').textContent.startsWith('Agent #99 is not in this session, or no longer') &&
 		document.querySelector('#conn').textContent === 'live'`, 10*time.Second)
-	if n := jsEval[string](t, ctx, `document.querySelector('#notice').hidden ? '' : document.querySelector('#notice').textContent`); n != "" {
+	if n := bt.Eval[string](t, ctx, `document.querySelector('#notice').hidden ? '' : document.querySelector('#notice').textContent`); n != "" {
 		t.Errorf("notice %q beside the message", n)
 	}
-	clock := jsEval[string](t, ctx, `document.querySelector('#clock').textContent`)
-	jsWait(t, ctx, "header ticking", fmt.Sprintf(`document.querySelector('#clock').textContent !== %q`, clock), 5*time.Second)
-	run(t, ctx, chromedp.Click("#missing-back", chromedp.ByID))
-	jsWait(t, ctx, "back to the list", `document.querySelector('#missing').hidden && !document.querySelector('#empty').hidden && location.hash === '' &&
+	clock := bt.Eval[string](t, ctx, `document.querySelector('#clock').textContent`)
+	bt.Wait(t, ctx, "header ticking", fmt.Sprintf(`document.querySelector('#clock').textContent !== %q`, clock), 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#missing-back", chromedp.ByID))
+	bt.Wait(t, ctx, "back to the list", `document.querySelector('#missing').hidden && !document.querySelector('#empty').hidden && location.hash === '' &&
 		document.querySelectorAll('#agent-list li.agent-item').length === 3`, 5*time.Second)
 
 	// Agent 1, watched, then removed while no page showed it.
-	run(t, ctx, chromedp.Navigate(base+"/#agent=1"))
-	jsWait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
+	bt.Run(t, ctx, chromedp.Navigate(base+"/#agent=1"))
+	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
 		Number((/^live · record (\d+) /.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 3`, 10*time.Second)
-	run(t, ctx, chromedp.Navigate("about:blank"))
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"))
 	s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(1)) })
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		s.mu.Lock()
@@ -518,13 +408,13 @@ func checkMissingAgent(t *testing.T, ctx context.Context, base string, s *Sessio
 			t.Fatal("agent 1 not kept after its removal")
 		}
 	}
-	run(t, ctx, chromedp.Navigate(base+"/#agent=1"))
-	jsWait(t, ctx, "its last state", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
+	bt.Run(t, ctx, chromedp.Navigate(base+"/#agent=1"))
+	bt.Wait(t, ctx, "its last state", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
 		document.querySelector('#agent-status').textContent === 'removed' && document.querySelector('#controls').hidden &&
 		document.querySelector('#missing').hidden && !document.querySelector('#agent-view').hidden &&
 		document.querySelector('#notice').textContent.startsWith('Agent #1 was removed from the manager.') &&
 		document.querySelector('#tl-label').textContent.startsWith('last state · record ') &&
 		document.querySelector('#conn').textContent === 'live'`, 10*time.Second)
-	run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
-	jsWait(t, ctx, "its history", `document.querySelector('#tl-label').textContent.startsWith('history · record ')`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
+	bt.Wait(t, ctx, "its history", `document.querySelector('#tl-label').textContent.startsWith('history · record ')`, 5*time.Second)
 }

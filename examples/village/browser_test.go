@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,24 +20,12 @@ import (
 
 	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/debug"
+	bt "github.com/arborbt/arbor/internal/browsertest"
 )
 
 const testToken = "browser-test-token"
 
 var updateDocs = flag.Bool("update-docs", false, "also write the README's screenshots docs/debugger.png and docs/world.png")
-
-// chromiumPath is Debian's chromium, which CI installs; CHROMIUM overrides it.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	path := os.Getenv("CHROMIUM")
-	if path == "" {
-		path = "/usr/bin/chromium"
-	}
-	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("the browser tests need Chromium at %s (apt-get install -y chromium): %v", path, err)
-	}
-	return path
-}
 
 // startDemo serves the demo (world view and debugger) on a loopback port,
 // ticking at 20 Hz, until the test ends.
@@ -83,84 +70,15 @@ func serveTest(t *testing.T, h http.Handler, run func(ctx context.Context), done
 	return "http://" + ln.Addr().String()
 }
 
-// browser starts headless Chromium for the test.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath(t)),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.WindowSize(1400, 850),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithErrorf(func(format string, args ...any) {
-		// This chromedp does not know every event newer browsers send.
-		if msg := fmt.Sprintf(format, args...); !strings.Contains(msg, "could not unmarshal event") {
-			t.Logf("chromedp: %s", msg)
-		}
-	}))
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(func() {
-		cancelTimeout()
-		cancelCtx()
-		cancelAlloc()
-	})
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	return ctx
-}
-
-// waitJS polls a JavaScript expression until it is true.
-func waitJS(t *testing.T, ctx context.Context, what, expr string, timeout time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		var ok bool
-		if err := chromedp.Run(ctx, chromedp.Evaluate(expr, &ok)); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: still false after %v: %s", what, timeout, expr)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-func eval[T any](t *testing.T, ctx context.Context, expr string) T {
-	t.Helper()
-	var out T
-	if err := chromedp.Run(ctx, chromedp.Evaluate(expr, &out)); err != nil {
-		t.Fatalf("evaluate %s: %v", expr, err)
-	}
-	return out
-}
-
 // screenshot saves the page to testdata/artifacts and, with -update-docs,
 // to docs.
 func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	var png []byte
-	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
 	dirs := []string{filepath.Join("..", "..", "testdata", "artifacts")}
 	if *updateDocs {
 		dirs = append(dirs, filepath.Join("..", "..", "docs"))
 	}
-	for _, dir := range dirs {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Logf("screenshot %s (%d bytes)", name, len(png))
+	bt.Screenshot(t, ctx, name, dirs...)
 }
 
 // nodeStates returns the tree's painted node states: status and visited.
@@ -210,16 +128,16 @@ func holdUpdates(t *testing.T, ctx context.Context) {
 }
 
 func TestBrowserDemo(t *testing.T) {
-	ctx := browser(t)
-	thrown := uncaught(ctx)
+	ctx := bt.Start(t, 1400, 850)
+	thrown := bt.Errors(ctx)
 	base, w := startDemo(t)
 
 	// The world view draws the village and counts the villagers.
 	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/")); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "world legend", `document.querySelectorAll('#acts li').length === 8`, 20*time.Second)
-	waitJS(t, ctx, "villagers counted",
+	bt.Wait(t, ctx, "world legend", `document.querySelectorAll('#acts li').length === 8`, 20*time.Second)
+	bt.Wait(t, ctx, "villagers counted",
 		`Array.from(document.querySelectorAll('#acts .n')).reduce((s, e) => s + Number(e.textContent), 0) === 200`, 10*time.Second)
 	// Let the villagers spread over the zones before the picture.
 	for w.Ticks() < 160 {
@@ -233,11 +151,11 @@ func TestBrowserDemo(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/debug/")); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "agent list", `document.querySelectorAll('#agent-list li.agent-item').length === 200`, 20*time.Second)
-	if info := eval[string](t, ctx, `document.querySelector('#list-info').textContent`); !strings.Contains(info, "206 of 206 agents") {
+	bt.Wait(t, ctx, "agent list", `document.querySelectorAll('#agent-list li.agent-item').length === 200`, 20*time.Second)
+	if info := bt.Eval[string](t, ctx, `document.querySelector('#list-info').textContent`); !strings.Contains(info, "206 of 206 agents") {
 		t.Errorf("list info %q", info)
 	}
-	chips := eval[string](t, ctx, `document.querySelector('#tree-counts').textContent`)
+	chips := bt.Eval[string](t, ctx, `document.querySelector('#tree-counts').textContent`)
 	if !strings.Contains(chips, "Villager 200") || !strings.Contains(chips, "Monster 6") {
 		t.Errorf("tree counts %q", chips)
 	}
@@ -246,26 +164,26 @@ func TestBrowserDemo(t *testing.T) {
 		chromedp.Evaluate(`document.querySelector('#filter-tree').dispatchEvent(new Event('change'))`, nil)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "monster filter", `document.querySelectorAll('#agent-list li.agent-item').length === 6`, 10*time.Second)
+	bt.Wait(t, ctx, "monster filter", `document.querySelectorAll('#agent-list li.agent-item').length === 6`, 10*time.Second)
 	if err := chromedp.Run(ctx, chromedp.SetValue("#filter-tree", "", chromedp.ByID),
 		chromedp.Evaluate(`document.querySelector('#filter-tree').dispatchEvent(new Event('change'))`, nil),
 		chromedp.SendKeys("#search", "villager 17 ·", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "search", `document.querySelectorAll('#agent-list li.agent-item').length === 1 && document.querySelector('#agent-list li').dataset.id === '17'`, 10*time.Second)
+	bt.Wait(t, ctx, "search", `document.querySelectorAll('#agent-list li.agent-item').length === 1 && document.querySelector('#agent-list li').dataset.id === '17'`, 10*time.Second)
 
 	// Open the agent: its tree is drawn and its node statuses change over ticks.
 	if err := chromedp.Run(ctx, chromedp.Click(`#agent-list li[data-id="17"]`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
 	treeLen := w.Villagers[17].agent.Tree().Len()
-	waitJS(t, ctx, "tree drawn", fmt.Sprintf(`document.querySelectorAll('#tree g.node').length === %d`, treeLen), 10*time.Second)
-	waitJS(t, ctx, "root visited", `(() => { const g = document.querySelector('#tree g.node[data-id="0"]'); return g && g.getAttribute('data-visited') === '1' && g.getAttribute('data-status') === 'running'; })()`, 10*time.Second)
-	waitJS(t, ctx, "running leaf", `document.querySelectorAll('#running-list .crumb.leaf').length >= 1`, 10*time.Second)
-	first := eval[string](t, ctx, nodeStates)
+	bt.Wait(t, ctx, "tree drawn", fmt.Sprintf(`document.querySelectorAll('#tree g.node').length === %d`, treeLen), 10*time.Second)
+	bt.Wait(t, ctx, "root visited", `(() => { const g = document.querySelector('#tree g.node[data-id="0"]'); return g && g.getAttribute('data-visited') === '1' && g.getAttribute('data-status') === 'running'; })()`, 10*time.Second)
+	bt.Wait(t, ctx, "running leaf", `document.querySelectorAll('#running-list .crumb.leaf').length >= 1`, 10*time.Second)
+	first := bt.Eval[string](t, ctx, nodeStates)
 	changed := false
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		if eval[string](t, ctx, nodeStates) != first {
+		if bt.Eval[string](t, ctx, nodeStates) != first {
 			changed = true
 			break
 		}
@@ -275,18 +193,18 @@ func TestBrowserDemo(t *testing.T) {
 	}
 
 	// The blackboard panel shows the needs.
-	waitJS(t, ctx, "blackboard", `(() => { const r = document.querySelector('#bb-agent tr[data-key="Food"] td.v'); return !!r && !isNaN(parseFloat(r.textContent)); })()`, 10*time.Second)
+	bt.Wait(t, ctx, "blackboard", `(() => { const r = document.querySelector('#bb-agent tr[data-key="Food"] td.v'); return !!r && !isNaN(parseFloat(r.textContent)); })()`, 10*time.Second)
 	for _, key := range []string{"Water", "Energy", "Mood", "Money", "thinking", "TargetMovePos"} {
-		if !eval[bool](t, ctx, fmt.Sprintf(`!!document.querySelector('#bb-agent tr[data-key=%q]')`, key)) {
+		if !bt.Eval[bool](t, ctx, fmt.Sprintf(`!!document.querySelector('#bb-agent tr[data-key=%q]')`, key)) {
 			t.Errorf("blackboard lacks %s", key)
 		}
 	}
 
 	// The timeline scrubs back: the tree shows the recorded tick.
-	waitJS(t, ctx, "history", `(() => { const r = document.querySelector('#tl-range'); return Number(r.max) - Number(r.min) >= 30; })()`, 20*time.Second)
-	seq := eval[float64](t, ctx, `(() => { const r = document.querySelector('#tl-range'); r.value = Number(r.max) - 25; r.dispatchEvent(new Event('input')); return Number(r.value); })()`)
-	waitJS(t, ctx, "scrubbed label", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ')`, int(seq)), 10*time.Second)
-	if eval[bool](t, ctx, `document.querySelector('#btn-live').classList.contains('on')`) {
+	bt.Wait(t, ctx, "history", `(() => { const r = document.querySelector('#tl-range'); return Number(r.max) - Number(r.min) >= 30; })()`, 20*time.Second)
+	seq := bt.Eval[float64](t, ctx, `(() => { const r = document.querySelector('#tl-range'); r.value = Number(r.max) - 25; r.dispatchEvent(new Event('input')); return Number(r.value); })()`)
+	bt.Wait(t, ctx, "scrubbed label", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ')`, int(seq)), 10*time.Second)
+	if bt.Eval[bool](t, ctx, `document.querySelector('#btn-live').classList.contains('on')`) {
 		t.Error("still live after scrubbing")
 	}
 	resp, err := http.Get(fmt.Sprintf("%s/debug/api/agents/17/ticks/%d", base, int(seq)))
@@ -301,27 +219,27 @@ func TestBrowserDemo(t *testing.T) {
 	}
 	// The page keeps showing the old tick while the world goes on.
 	time.Sleep(400 * time.Millisecond)
-	if got, want := eval[string](t, ctx, nodeStates), paintedStates(rec.Nodes); got != want {
+	if got, want := bt.Eval[string](t, ctx, nodeStates), paintedStates(rec.Nodes); got != want {
 		t.Errorf("scrubbed tree\n got %s\nwant %s", got, want)
 	}
-	if n := eval[float64](t, ctx, `document.querySelectorAll('#bb-agent tbody tr').length`); n < 5 {
+	if n := bt.Eval[float64](t, ctx, `document.querySelectorAll('#bb-agent tbody tr').length`); n < 5 {
 		t.Errorf("scrubbed blackboard has %v rows", n)
 	}
 	// Events of that tick, and the per-node statistics.
 	if err := chromedp.Run(ctx, chromedp.Click(`.tabs button[data-tab="events"]`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "events", `document.querySelectorAll('#events-list li .k-result, #events-list li .k-start').length > 0`, 5*time.Second)
+	bt.Wait(t, ctx, "events", `document.querySelectorAll('#events-list li .k-result, #events-list li .k-start').length > 0`, 5*time.Second)
 	if err := chromedp.Run(ctx, chromedp.Click(`.tabs button[data-tab="stats"]`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "stats", `document.querySelectorAll('#stats-table tbody tr').length > 10 && Number(document.querySelector('#stats-table tbody tr td:nth-child(2)').textContent) > 0`, 5*time.Second)
+	bt.Wait(t, ctx, "stats", `document.querySelectorAll('#stats-table tbody tr').length > 10 && Number(document.querySelector('#stats-table tbody tr td:nth-child(2)').textContent) > 0`, 5*time.Second)
 
 	// Back to live; select a node for the picture.
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-live", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "live again", `document.querySelector('#tl-label').textContent.startsWith('live')`, 5*time.Second)
+	bt.Wait(t, ctx, "live again", `document.querySelector('#tl-label').textContent.startsWith('live')`, 5*time.Second)
 	if err := chromedp.Run(ctx, chromedp.Click(`.tabs button[data-tab="bb"]`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
@@ -335,8 +253,8 @@ func TestBrowserDemo(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/debug/#agent=5&token="+testToken)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "agent 5 opened", `document.querySelector('#agent-title').textContent.startsWith('Agent #5 ')`, 10*time.Second)
-	if strings.Contains(eval[string](t, ctx, `location.href`), testToken) {
+	bt.Wait(t, ctx, "agent 5 opened", `document.querySelector('#agent-title').textContent.startsWith('Agent #5 ')`, 10*time.Second)
+	if strings.Contains(bt.Eval[string](t, ctx, `location.href`), testToken) {
 		t.Error("the token stays in the address bar")
 	}
 	agent := func() (paused bool, nowMs float64) {
@@ -357,7 +275,7 @@ func TestBrowserDemo(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-pause", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "paused", `document.querySelector('#agent-status').textContent === 'paused'`, 5*time.Second)
+	bt.Wait(t, ctx, "paused", `document.querySelector('#agent-status').textContent === 'paused'`, 5*time.Second)
 	paused, at := agent()
 	time.Sleep(300 * time.Millisecond)
 	if p, now := agent(); !paused || !p || now != at {
@@ -387,13 +305,13 @@ func TestBrowserDemo(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.__hold = true`, nil)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "updates held", `window.__held.length >= 2`, 5*time.Second)
+	bt.Wait(t, ctx, "updates held", `window.__held.length >= 2`, 5*time.Second)
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.__stale = window.__held.length`, nil),
 		chromedp.Click("#btn-resume", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "resumed", `document.querySelector('#agent-status').textContent === 'running'`, 5*time.Second)
-	if st := eval[string](t, ctx, `(() => {
+	bt.Wait(t, ctx, "resumed", `document.querySelector('#agent-status').textContent === 'running'`, 5*time.Second)
+	if st := bt.Eval[string](t, ctx, `(() => {
 		window.__held.slice(0, window.__stale).forEach((f) => f());
 		return document.querySelector('#agent-status').textContent + ' ' + document.querySelector('#btn-resume').disabled;
 	})()`); st != "running true" {
@@ -402,14 +320,14 @@ func TestBrowserDemo(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.__hold = false; window.__held.splice(0).forEach((f) => f())`, nil)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "resumed, live", `document.querySelector('#agent-status').textContent === 'running' && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 5*time.Second)
+	bt.Wait(t, ctx, "resumed, live", `document.querySelector('#agent-status').textContent === 'running' && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 5*time.Second)
 	if err := chromedp.Run(ctx,
 		chromedp.SendKeys("#bb-key", "note", chromedp.ByID),
 		chromedp.SendKeys("#bb-value", `"hello from the page"`, chromedp.ByID),
 		chromedp.Click(`#bb-form button[type="submit"]`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "blackboard write", `(() => { const r = document.querySelector('#bb-agent tr[data-key="note"] td.v'); return !!r && r.textContent === '"hello from the page"'; })()`, 5*time.Second)
+	bt.Wait(t, ctx, "blackboard write", `(() => { const r = document.querySelector('#bb-agent tr[data-key="note"] td.v'); return !!r && r.textContent === '"hello from the page"'; })()`, 5*time.Second)
 }
 
 // agentJSON reads one agent of the demo's debugger.
@@ -439,14 +357,14 @@ const worldPoint = `(async () => {
 // the debugger, and that the page threw nothing.
 func checkWorldView(t *testing.T, ctx context.Context, base string, thrown func() []string) {
 	t.Helper()
-	if href := eval[string](t, ctx, `document.querySelector('#dbg').href`); href != base+"/debug/" {
+	if href := bt.Eval[string](t, ctx, `document.querySelector('#dbg').href`); href != base+"/debug/" {
 		t.Errorf("debugger link %q", href)
 	}
 	// Monsters: a diamond swatch per mode, in colours told apart, and the lairs.
-	if got := eval[string](t, ctx, `Array.from(document.querySelectorAll('#mons li')).map((li) => li.textContent).join('|')`); !strings.HasPrefix(got, "patrol") || !strings.Contains(got, "|lair (where they heal)6") {
+	if got := bt.Eval[string](t, ctx, `Array.from(document.querySelectorAll('#mons li')).map((li) => li.textContent).join('|')`); !strings.HasPrefix(got, "patrol") || !strings.Contains(got, "|lair (where they heal)6") {
 		t.Errorf("monster legend %q", got)
 	}
-	if d := eval[float64](t, ctx, `(() => {
+	if d := bt.Eval[float64](t, ctx, `(() => {
 		const cs = Array.from(document.querySelectorAll('#mons li .sw.diamond')).map((s) => getComputedStyle(s).backgroundColor.match(/\d+/g).map(Number));
 		let min = Infinity;
 		cs.forEach((a, i) => cs.slice(i + 1).forEach((b) => { min = Math.min(min, Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2])); }));
@@ -456,7 +374,7 @@ func checkWorldView(t *testing.T, ctx context.Context, base string, thrown func(
 	}
 	// The tooltip of a villager near the canvas's right edge stays inside
 	// it, in a window 1024 px wide.
-	size := eval[[]int64](t, ctx, `[innerWidth, innerHeight]`)
+	size := bt.Eval[[]int64](t, ctx, `[innerWidth, innerHeight]`)
 	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1024, 700)); err != nil {
 		t.Fatal(err)
 	}
@@ -486,7 +404,7 @@ func checkWorldView(t *testing.T, ctx context.Context, base string, thrown func(
 			t.Fatal(err)
 		}
 		time.Sleep(150 * time.Millisecond)
-		tip := eval[string](t, ctx, `document.querySelector('#tip').hidden ? '' : document.querySelector('#tip').textContent`)
+		tip := bt.Eval[string](t, ctx, `document.querySelector('#tip').hidden ? '' : document.querySelector('#tip').textContent`)
 		if strings.HasPrefix(tip, fmt.Sprintf("villager %d · ", id)) {
 			break
 		}
@@ -494,14 +412,14 @@ func checkWorldView(t *testing.T, ctx context.Context, base string, thrown func(
 			t.Fatalf("hovering villager %d: tooltip %q", id, tip)
 		}
 	}
-	if !eval[bool](t, ctx, `(() => {
+	if !bt.Eval[bool](t, ctx, `(() => {
 		const s = document.querySelector('#stage').getBoundingClientRect(), r = document.querySelector('#tip').getBoundingClientRect();
 		return r.left >= s.left && r.right <= s.right && r.top >= s.top && r.bottom <= s.bottom;
 	})()`) {
-		t.Errorf("tooltip out of the canvas: %v in %v", eval[any](t, ctx, `document.querySelector('#tip').getBoundingClientRect().toJSON()`),
-			eval[any](t, ctx, `document.querySelector('#stage').getBoundingClientRect().toJSON()`))
+		t.Errorf("tooltip out of the canvas: %v in %v", bt.Eval[any](t, ctx, `document.querySelector('#tip').getBoundingClientRect().toJSON()`),
+			bt.Eval[any](t, ctx, `document.querySelector('#stage').getBoundingClientRect().toJSON()`))
 	}
-	if c := eval[string](t, ctx, `document.querySelector('#world').style.cursor`); c != "pointer" {
+	if c := bt.Eval[string](t, ctx, `document.querySelector('#world').style.cursor`); c != "pointer" {
 		t.Errorf("cursor over a villager %q", c)
 	}
 	// Clicking it opens it in the debugger.
@@ -520,7 +438,7 @@ func checkWorldView(t *testing.T, ctx context.Context, base string, thrown func(
 	if err := chromedp.Run(ctx, chromedp.MouseClickXY(pos[1], pos[2])); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "villager opened in the debugger", fmt.Sprintf(`location.hash === '#agent=%d' && location.pathname === '/debug/' &&
+	bt.Wait(t, ctx, "villager opened in the debugger", fmt.Sprintf(`location.hash === '#agent=%d' && location.pathname === '/debug/' &&
 		!!document.querySelector('#agent-title') && document.querySelector('#agent-title').textContent.startsWith('Agent #%d ')`, id, id), 10*time.Second)
 }
 
@@ -549,46 +467,46 @@ func agentJSON(t *testing.T, base string, id int) (a struct {
 // A breakpoint set with a checkbox of the Node tab pauses the agent: the
 // tree marks the node, a banner names the hit, Resume runs to the next.
 func TestBrowserBreakpoints(t *testing.T) {
-	ctx := browser(t)
+	ctx := bt.Start(t, 1400, 850)
 	base, _ := startDemo(t)
 	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/debug/#agent=3&token="+testToken)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "agent 3 opened", `document.querySelector('#agent-title').textContent.startsWith('Agent #3 ')`, 10*time.Second)
+	bt.Wait(t, ctx, "agent 3 opened", `document.querySelector('#agent-title').textContent.startsWith('Agent #3 ')`, 10*time.Second)
 	// The root ("live", a Repeat) is running on every tick: click it in
 	// the whole tree (Fit also stops following the running node), and
 	// break on "running".
-	waitJS(t, ctx, "tree drawn", `document.querySelectorAll('#tree g.node').length > 10`, 10*time.Second)
+	bt.Wait(t, ctx, "tree drawn", `document.querySelectorAll('#tree g.node').length > 10`, 10*time.Second)
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-fit", chromedp.ByID),
 		chromedp.Click(`#tree g.node[data-id="0"] rect`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "breakpoint checkboxes", `document.querySelectorAll('#bp-box input[type=checkbox]:not(:disabled)').length === 6`, 5*time.Second)
+	bt.Wait(t, ctx, "breakpoint checkboxes", `document.querySelectorAll('#bp-box input[type=checkbox]:not(:disabled)').length === 6`, 5*time.Second)
 	if err := chromedp.Run(ctx, chromedp.Click(`#bp-box input[data-event="running"]`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
 	const banner = `(() => { const b = document.querySelector('#break-banner'); return b.hidden ? '' : b.textContent; })()`
-	waitJS(t, ctx, "banner", banner+`.startsWith('Paused at breakpoint: live running (tick ')`, 10*time.Second)
-	if !eval[bool](t, ctx, `!!document.querySelector('#tree .bp-dot[data-node="0"]')`) {
+	bt.Wait(t, ctx, "banner", banner+`.startsWith('Paused at breakpoint: live running (tick ')`, 10*time.Second)
+	if !bt.Eval[bool](t, ctx, `!!document.querySelector('#tree .bp-dot[data-node="0"]')`) {
 		t.Error("no breakpoint marker on the root")
 	}
-	if !eval[bool](t, ctx, `document.querySelector('#tree g.node[data-id="0"]').classList.contains('breakhit')`) {
-		t.Errorf("the node of the hit is not highlighted: %s", eval[string](t, ctx, `document.querySelector('#tree g.node[data-id="0"]').getAttribute('class')`))
+	if !bt.Eval[bool](t, ctx, `document.querySelector('#tree g.node[data-id="0"]').classList.contains('breakhit')`) {
+		t.Errorf("the node of the hit is not highlighted: %s", bt.Eval[string](t, ctx, `document.querySelector('#tree g.node[data-id="0"]').getAttribute('class')`))
 	}
-	if st := eval[string](t, ctx, `document.querySelector('#agent-status').textContent`); st != "paused" {
+	if st := bt.Eval[string](t, ctx, `document.querySelector('#agent-status').textContent`); st != "paused" {
 		t.Errorf("status %q, want paused", st)
 	}
 	a := agentJSON(t, base, 3)
 	if !a.Paused || a.LastBreak == nil || a.LastBreak.Node != 0 || a.LastBreak.Event != "running" || !a.LastBreak.Paused {
 		t.Fatalf("agent after the hit: %+v", a)
 	}
-	first := eval[string](t, ctx, banner)
+	first := bt.Eval[string](t, ctx, banner)
 	if !strings.HasSuffix(first, fmt.Sprintf("(tick %d)", a.LastBreak.Tick)) {
 		t.Errorf("banner %q, hit at tick %d", first, a.LastBreak.Tick)
 	}
 	// The timeline shows the tick of the hit too, while the session ticks on.
 	time.Sleep(300 * time.Millisecond)
-	if l := eval[string](t, ctx, `document.querySelector('#tl-label').textContent`); !strings.HasPrefix(l, "live · paused · record ") ||
+	if l := bt.Eval[string](t, ctx, `document.querySelector('#tl-label').textContent`); !strings.HasPrefix(l, "live · paused · record ") ||
 		!strings.Contains(l, fmt.Sprintf(" · tick %d · ", a.LastBreak.Tick)) {
 		t.Errorf("timeline label %q, hit at tick %d", l, a.LastBreak.Tick)
 	}
@@ -598,35 +516,35 @@ func TestBrowserBreakpoints(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-prev", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "scrubbed back", `document.querySelector('#tl-label').textContent.startsWith('history · ')`, 5*time.Second)
+	bt.Wait(t, ctx, "scrubbed back", `document.querySelector('#tl-label').textContent.startsWith('history · ')`, 5*time.Second)
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-step", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "stepped, live", fmt.Sprintf(`(() => { const t = %s; return t.startsWith('Paused at breakpoint: ') && t !== %q && document.querySelector('#tl-label').textContent.startsWith('live · paused · '); })()`, banner, first), 10*time.Second)
+	bt.Wait(t, ctx, "stepped, live", fmt.Sprintf(`(() => { const t = %s; return t.startsWith('Paused at breakpoint: ') && t !== %q && document.querySelector('#tl-label').textContent.startsWith('live · paused · '); })()`, banner, first), 10*time.Second)
 	a = agentJSON(t, base, 3)
-	first = eval[string](t, ctx, banner)
+	first = bt.Eval[string](t, ctx, banner)
 
 	// Resume: one more tick, and the breakpoint stops it again.
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-resume", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "next hit", fmt.Sprintf(`(() => { const t = %s; return t.startsWith('Paused at breakpoint: ') && t !== %q; })()`, banner, first), 10*time.Second)
+	bt.Wait(t, ctx, "next hit", fmt.Sprintf(`(() => { const t = %s; return t.startsWith('Paused at breakpoint: ') && t !== %q; })()`, banner, first), 10*time.Second)
 	if b := agentJSON(t, base, 3); !b.Paused || b.NowMs <= a.NowMs || b.LastBreak.Tick <= a.LastBreak.Tick {
-		t.Errorf("after resume: %+v %+v, was %+v %+v; banner %q then %q", b, *b.LastBreak, a, *a.LastBreak, first, eval[string](t, ctx, banner))
+		t.Errorf("after resume: %+v %+v, was %+v %+v; banner %q then %q", b, *b.LastBreak, a, *a.LastBreak, first, bt.Eval[string](t, ctx, banner))
 	}
 
 	// Clear all: the marker goes; the agent stays paused until resumed.
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-clear-bps", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "marker removed", `!document.querySelector('#tree .bp-dot') && document.querySelector('#btn-clear-bps').disabled`, 5*time.Second)
-	if eval[bool](t, ctx, `document.querySelector('#bp-box input[data-event="running"]').checked`) {
+	bt.Wait(t, ctx, "marker removed", `!document.querySelector('#tree .bp-dot') && document.querySelector('#btn-clear-bps').disabled`, 5*time.Second)
+	if bt.Eval[bool](t, ctx, `document.querySelector('#bp-box input[data-event="running"]').checked`) {
 		t.Error("checkbox still checked after clearing")
 	}
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-resume", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "running again", `document.querySelector('#agent-status').textContent === 'running' && document.querySelector('#break-banner').hidden`, 5*time.Second)
+	bt.Wait(t, ctx, "running again", `document.querySelector('#agent-status').textContent === 'running' && document.querySelector('#break-banner').hidden`, 5*time.Second)
 	time.Sleep(300 * time.Millisecond)
 	if c := agentJSON(t, base, 3); c.Paused {
 		t.Errorf("paused again after clearing: %+v", c)
@@ -684,60 +602,42 @@ func recordAgent(t *testing.T, ctx context.Context, base string, id int) (path s
 	return path, data, rec
 }
 
-// uncaught collects the page's uncaught JavaScript errors.
-func uncaught(ctx context.Context) func() []string {
-	var mu sync.Mutex
-	var thrown []string
-	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
-			mu.Lock()
-			thrown = append(thrown, e.ExceptionDetails.Error())
-			mu.Unlock()
-		}
-	})
-	return func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), thrown...)
-	}
-}
-
 // checkRecordingShown checks that the page shows recording rec of agent
 // 17 (treeLen nodes), read-only, and scrubs it back to a tick whose tree
 // differs from the last one's.
 func checkRecordingShown(t *testing.T, ctx context.Context, name string, rec recording, treeLen int) {
 	t.Helper()
-	waitJS(t, ctx, "recording bar", fmt.Sprintf(`!document.querySelector('#rec-bar').hidden && document.querySelector('#rec-text').textContent.startsWith(%q)`,
+	bt.Wait(t, ctx, "recording bar", fmt.Sprintf(`!document.querySelector('#rec-bar').hidden && document.querySelector('#rec-text').textContent.startsWith(%q)`,
 		"Recording: "+name+", exported "), 10*time.Second)
 	last := rec.Ticks[len(rec.Ticks)-1]
 	tickLabel := func(seq, tick int) string {
 		return fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('recording · record %d · tick %d ')`, seq, tick)
 	}
-	waitJS(t, ctx, "last tick shown", tickLabel(last.Seq, last.Tick), 5*time.Second)
-	if n := eval[float64](t, ctx, `document.querySelectorAll('#tree g.node').length`); int(n) != treeLen {
+	bt.Wait(t, ctx, "last tick shown", tickLabel(last.Seq, last.Tick), 5*time.Second)
+	if n := bt.Eval[float64](t, ctx, `document.querySelectorAll('#tree g.node').length`); int(n) != treeLen {
 		t.Errorf("%v nodes drawn, want %d", n, treeLen)
 	}
-	if got, want := eval[string](t, ctx, nodeStates), paintedStates(last.Nodes); got != want {
+	if got, want := bt.Eval[string](t, ctx, nodeStates), paintedStates(last.Nodes); got != want {
 		t.Errorf("last tick\n got %s\nwant %s", got, want)
 	}
-	if ids := eval[string](t, ctx, `Array.from(document.querySelectorAll('#agent-list li')).map(li => li.dataset.id).join(',')`); ids != "17" {
+	if ids := bt.Eval[string](t, ctx, `Array.from(document.querySelectorAll('#agent-list li')).map(li => li.dataset.id).join(',')`); ids != "17" {
 		t.Errorf("agent list %q, want the recorded agent alone", ids)
 	}
 	// Nothing acts on a live agent.
 	for _, sel := range []string{"#controls", "#bb-form", "#btn-live", "#btn-export", "#search"} {
-		if eval[bool](t, ctx, fmt.Sprintf(`document.querySelector(%q).offsetParent !== null`, sel)) {
+		if bt.Eval[bool](t, ctx, fmt.Sprintf(`document.querySelector(%q).offsetParent !== null`, sel)) {
 			t.Errorf("%s is shown in a recording", sel)
 		}
 	}
-	if c := eval[string](t, ctx, `document.querySelector('#conn').textContent`); c != "recording" {
+	if c := bt.Eval[string](t, ctx, `document.querySelector('#conn').textContent`); c != "recording" {
 		t.Errorf("connection %q", c)
 	}
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-fit", chromedp.ByID),
 		chromedp.Click(`#tree g.node[data-id="0"] rect`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "node tab", `!document.querySelector('#tab-node').hidden && document.querySelector('#node-info dl') !== null`, 5*time.Second)
-	if !eval[bool](t, ctx, `document.querySelector('#bp-box').hidden`) {
+	bt.Wait(t, ctx, "node tab", `!document.querySelector('#tab-node').hidden && document.querySelector('#node-info dl') !== null`, 5*time.Second)
+	if !bt.Eval[bool](t, ctx, `document.querySelector('#bp-box').hidden`) {
 		t.Error("breakpoints offered in a recording")
 	}
 
@@ -754,18 +654,18 @@ func checkRecordingShown(t *testing.T, ctx context.Context, name string, rec rec
 		`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, old.Seq), nil)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "scrubbed", tickLabel(old.Seq, old.Tick), 5*time.Second)
-	if got, want := eval[string](t, ctx, nodeStates), paintedStates(old.Nodes); got != want {
+	bt.Wait(t, ctx, "scrubbed", tickLabel(old.Seq, old.Tick), 5*time.Second)
+	if got, want := bt.Eval[string](t, ctx, nodeStates), paintedStates(old.Nodes); got != want {
 		t.Errorf("record %d\n got %s\nwant %s", old.Seq, got, want)
 	}
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-prev", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
 	prev := rec.Ticks[i-1]
-	waitJS(t, ctx, "previous tick", tickLabel(prev.Seq, prev.Tick), 5*time.Second)
+	bt.Wait(t, ctx, "previous tick", tickLabel(prev.Seq, prev.Tick), 5*time.Second)
 	// A recording does not move on by itself.
 	time.Sleep(500 * time.Millisecond)
-	if got, want := eval[string](t, ctx, nodeStates), paintedStates(prev.Nodes); got != want {
+	if got, want := bt.Eval[string](t, ctx, nodeStates), paintedStates(prev.Nodes); got != want {
 		t.Errorf("record %d\n got %s\nwant %s", prev.Seq, got, want)
 	}
 }
@@ -774,8 +674,8 @@ func checkRecordingShown(t *testing.T, ctx context.Context, name string, rec rec
 // also dropped, give an error and leave the page live) and in the page
 // "arbor replay" serves.
 func TestBrowserRecordings(t *testing.T) {
-	ctx := browser(t)
-	thrown := uncaught(ctx)
+	ctx := bt.Start(t, 1400, 850)
+	thrown := bt.Errors(ctx)
 	base, w := startDemo(t)
 	treeLen := w.Villagers[17].agent.Tree().Len()
 	path, data, rec := recordAgent(t, ctx, base, 17)
@@ -785,7 +685,7 @@ func TestBrowserRecordings(t *testing.T) {
 		t.Fatal(err)
 	}
 	const live = `document.querySelector('#agent-title').textContent.startsWith('Agent #5 ') && document.querySelector('#tl-label').textContent.startsWith('live') && !document.querySelector('#controls').hidden`
-	waitJS(t, ctx, "agent 5 live", live, 10*time.Second)
+	bt.Wait(t, ctx, "agent 5 live", live, 10*time.Second)
 
 	// Bad files: a readable error, and the page stays live.
 	var bad map[string]any
@@ -808,7 +708,7 @@ func TestBrowserRecordings(t *testing.T) {
 		if err := chromedp.Run(ctx, chromedp.SetUploadFiles("#open-file", []string{p}, chromedp.ByID)); err != nil {
 			t.Fatal(err)
 		}
-		waitJS(t, ctx, name+" refused", fmt.Sprintf(`!document.querySelector('#file-error').hidden && document.querySelector('#file-error-text').textContent.startsWith(%q)`, c.want), 5*time.Second)
+		bt.Wait(t, ctx, name+" refused", fmt.Sprintf(`!document.querySelector('#file-error').hidden && document.querySelector('#file-error-text').textContent.startsWith(%q)`, c.want), 5*time.Second)
 	}
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => {
 		const dt = new DataTransfer();
@@ -817,8 +717,8 @@ func TestBrowserRecordings(t *testing.T) {
 	})()`, nil)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "dropped file refused", `document.querySelector('#file-error-text').textContent === 'Cannot open old.json: format "arbor-debug/0", want "arbor-debug/1"'`, 5*time.Second)
-	if !eval[bool](t, ctx, `document.querySelector('#rec-bar').hidden && `+live) {
+	bt.Wait(t, ctx, "dropped file refused", `document.querySelector('#file-error-text').textContent === 'Cannot open old.json: format "arbor-debug/0", want "arbor-debug/1"'`, 5*time.Second)
+	if !bt.Eval[bool](t, ctx, `document.querySelector('#rec-bar').hidden && `+live) {
 		t.Error("a bad file left live mode")
 	}
 
@@ -827,15 +727,15 @@ func TestBrowserRecordings(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRecordingShown(t, ctx, "agent-17.json", rec, treeLen)
-	if !eval[bool](t, ctx, `document.querySelector('#file-error').hidden`) {
+	if !bt.Eval[bool](t, ctx, `document.querySelector('#file-error').hidden`) {
 		t.Error("the error of the bad file stays")
 	}
 	// Back to live: the agent shown before, with its controls.
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-close-rec", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "live again", `document.querySelector('#rec-bar').hidden && `+live, 10*time.Second)
-	waitJS(t, ctx, "agent list", `document.querySelectorAll('#agent-list li.agent-item').length === 200`, 10*time.Second)
+	bt.Wait(t, ctx, "live again", `document.querySelector('#rec-bar').hidden && `+live, 10*time.Second)
+	bt.Wait(t, ctx, "agent list", `document.querySelectorAll('#agent-list li.agent-item').length === 200`, 10*time.Second)
 
 	// arbor replay's server: the page opens in recording mode, with no live mode to go back to.
 	r, err := debug.LoadRecordingFile(path)
@@ -859,8 +759,8 @@ func TestBrowserRecordings(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRecordingShown(t, ctx, "agent-17.json", rec, treeLen)
-	if !eval[bool](t, ctx, `document.querySelector('#btn-close-rec').hidden`) || eval[string](t, ctx, `document.title`) != "Arbor replay · agent-17.json" {
-		t.Errorf("replay page: back button shown or title %q", eval[string](t, ctx, `document.title`))
+	if !bt.Eval[bool](t, ctx, `document.querySelector('#btn-close-rec').hidden`) || bt.Eval[string](t, ctx, `document.title`) != "Arbor replay · agent-17.json" {
+		t.Errorf("replay page: back button shown or title %q", bt.Eval[string](t, ctx, `document.title`))
 	}
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)
@@ -916,23 +816,23 @@ func smallSession(t *testing.T) (base string, sess *debug.Session) {
 // header live. Also: a window 1024 px wide, wide trees, trees of the
 // same name, and abort marks.
 func TestBrowserRemovedAgentAndNarrowWindow(t *testing.T) {
-	ctx := browser(t)
-	thrown := uncaught(ctx)
+	ctx := bt.Start(t, 1400, 850)
+	thrown := bt.Errors(ctx)
 	base, sess := smallSession(t)
 	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1024, 700),
 		chromedp.Navigate(base+"/#agent=1&token="+testToken)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') && !document.querySelector('#controls').hidden`, 10*time.Second)
-	waitJS(t, ctx, "some history", `Number(document.querySelector('#tl-range').max) >= 5`, 10*time.Second)
+	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') && !document.querySelector('#controls').hidden`, 10*time.Second)
+	bt.Wait(t, ctx, "some history", `Number(document.querySelector('#tl-range').max) >= 5`, 10*time.Second)
 
 	// Trees of the same name are told apart by their size.
-	chips := eval[string](t, ctx, `Array.from(document.querySelectorAll('#tree-counts .chip')).map((c) => c.textContent).join('|')`)
+	chips := bt.Eval[string](t, ctx, `Array.from(document.querySelectorAll('#tree-counts .chip')).map((c) => c.textContent).join('|')`)
 	if !strings.Contains(chips, "Wide · 41 nodes 1") || !strings.Contains(chips, "Wide · 4 nodes 1") || !strings.Contains(chips, "Patrol 2") {
 		t.Errorf("tree chips %q", chips)
 	}
 	// The abort mark does not cover the node's label.
-	if gap := eval[float64](t, ctx, `(() => {
+	if gap := bt.Eval[float64](t, ctx, `(() => {
 		const g = Array.from(document.querySelectorAll('#tree g.node')).find((g) => g.querySelector('text.mk'));
 		return g.querySelector('text.mk').getBBox().x - (g.querySelector('text.lbl').getBBox().x + g.querySelector('text.lbl').getBBox().width);
 	})()`); gap < 2 {
@@ -946,7 +846,7 @@ func TestBrowserRemovedAgentAndNarrowWindow(t *testing.T) {
 		"timeline label": `document.querySelector('#tl-label').offsetHeight < 24`,
 		"tree width":     `document.querySelector('#tree').clientWidth >= 450`,
 	} {
-		if !eval[bool](t, ctx, expr) {
+		if !bt.Eval[bool](t, ctx, expr) {
 			t.Errorf("at 1024 px: %s breaks: %s", what, expr)
 		}
 	}
@@ -954,26 +854,26 @@ func TestBrowserRemovedAgentAndNarrowWindow(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Click(`.tabs button[data-tab="stats"]`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "stats", `document.querySelectorAll('#stats-table tbody tr').length >= 5`, 5*time.Second)
-	if tall := eval[float64](t, ctx, `Math.max(...Array.from(document.querySelectorAll('#stats-table tbody tr')).map((r) => r.offsetHeight))`); tall > 24 {
+	bt.Wait(t, ctx, "stats", `document.querySelectorAll('#stats-table tbody tr').length >= 5`, 5*time.Second)
+	if tall := bt.Eval[float64](t, ctx, `Math.max(...Array.from(document.querySelectorAll('#stats-table tbody tr')).map((r) => r.offsetHeight))`); tall > 24 {
 		t.Errorf("a statistics row is %vpx tall: its cells wrap", tall)
 	}
 	screenshot(t, ctx, "debugger-1024.png")
 
 	// Removed while watched.
 	sess.Do(func(m *arbor.Manager) { m.Remove(m.Agent(1)) })
-	waitJS(t, ctx, "removed", `document.querySelector('#agent-status').textContent === 'removed' && document.querySelector('#controls').hidden &&
+	bt.Wait(t, ctx, "removed", `document.querySelector('#agent-status').textContent === 'removed' && document.querySelector('#controls').hidden &&
 		document.querySelector('#bb-form').hidden && document.querySelector('#notice').textContent.startsWith('Agent #1 was removed from the manager.')`, 5*time.Second)
-	waitJS(t, ctx, "header live", `document.querySelector('#conn').textContent === 'live' && document.querySelector('#clock').textContent.includes(' 3 agents')`, 5*time.Second)
-	clock := eval[string](t, ctx, `document.querySelector('#clock').textContent`)
-	waitJS(t, ctx, "header ticking", fmt.Sprintf(`document.querySelector('#clock').textContent !== %q`, clock), 5*time.Second)
-	if l := eval[string](t, ctx, `document.querySelector('#tl-label').textContent`); !strings.HasPrefix(l, "last state · record ") {
+	bt.Wait(t, ctx, "header live", `document.querySelector('#conn').textContent === 'live' && document.querySelector('#clock').textContent.includes(' 3 agents')`, 5*time.Second)
+	clock := bt.Eval[string](t, ctx, `document.querySelector('#clock').textContent`)
+	bt.Wait(t, ctx, "header ticking", fmt.Sprintf(`document.querySelector('#clock').textContent !== %q`, clock), 5*time.Second)
+	if l := bt.Eval[string](t, ctx, `document.querySelector('#tl-label').textContent`); !strings.HasPrefix(l, "last state · record ") {
 		t.Errorf("timeline label %q", l)
 	}
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-prev", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "history of the removed agent", `document.querySelector('#tl-label').textContent.startsWith('history · record ')`, 5*time.Second)
+	bt.Wait(t, ctx, "history of the removed agent", `document.querySelector('#tl-label').textContent.startsWith('history · record ')`, 5*time.Second)
 	resp, err := http.Get(base + "/api/agents/1/export")
 	if err != nil {
 		t.Fatal(err)
@@ -987,7 +887,7 @@ func TestBrowserRemovedAgentAndNarrowWindow(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/#agent=2")); err != nil {
 		t.Fatal(err)
 	}
-	waitJS(t, ctx, "wide tree", `document.querySelectorAll('#tree g.node').length === 41 && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+	bt.Wait(t, ctx, "wide tree", `document.querySelectorAll('#tree g.node').length === 41 && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
 	inView := `(() => {
 		const s = document.querySelector('#tree').getBoundingClientRect();
 		const n = document.querySelector('#tree g.node[data-id="%s"] rect').getBoundingClientRect();
@@ -997,7 +897,7 @@ func TestBrowserRemovedAgentAndNarrowWindow(t *testing.T) {
 		chromedp.Click("#btn-zoom-in", chromedp.ByID), chromedp.Click("#btn-zoom-in", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	if !eval[bool](t, ctx, fmt.Sprintf(inView, "20")) {
+	if !bt.Eval[bool](t, ctx, fmt.Sprintf(inView, "20")) {
 		t.Error("zoomed in after Fit: the middle of the tree left the view")
 	}
 	// Following, a narrower window keeps the running node in view.
@@ -1005,11 +905,11 @@ func TestBrowserRemovedAgentAndNarrowWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(500 * time.Millisecond)
-	running := eval[string](t, ctx, `document.querySelector('#running-list .crumb.leaf') ? Array.from(document.querySelectorAll('#tree g.node')).filter((g) => g.getAttribute('data-status') === 'running' && g.dataset.id !== '0').map((g) => g.dataset.id)[0] || '' : ''`)
+	running := bt.Eval[string](t, ctx, `document.querySelector('#running-list .crumb.leaf') ? Array.from(document.querySelectorAll('#tree g.node')).filter((g) => g.getAttribute('data-status') === 'running' && g.dataset.id !== '0').map((g) => g.dataset.id)[0] || '' : ''`)
 	if running == "" {
 		t.Fatal("nothing running in the wide tree")
 	}
-	if !eval[bool](t, ctx, fmt.Sprintf(inView, running)) {
+	if !bt.Eval[bool](t, ctx, fmt.Sprintf(inView, running)) {
 		t.Errorf("following: running node %s not in view", running)
 	}
 	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1400, 800)); err != nil {
@@ -1020,7 +920,7 @@ func TestBrowserRemovedAgentAndNarrowWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond)
-	if !eval[bool](t, ctx, fmt.Sprintf(inView, running)) {
+	if !bt.Eval[bool](t, ctx, fmt.Sprintf(inView, running)) {
 		t.Errorf("following, after a resize: running node %s not in view", running)
 	}
 	if errs := thrown(); len(errs) > 0 {

@@ -1,0 +1,136 @@
+// Package browsertest drives headless Chromium for the browser tests of the
+// debugger page and the village demo: it starts the browser, evaluates and
+// polls JavaScript in the page, collects the page's uncaught errors and
+// saves screenshots. The tests need Debian's chromium at /usr/bin/chromium
+// (CI installs it), or a browser named by $CHROMIUM.
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// Chromium returns the browser's path, failing the test when it is missing.
+func Chromium(t testing.TB) string {
+	t.Helper()
+	path := os.Getenv("CHROMIUM")
+	if path == "" {
+		path = "/usr/bin/chromium"
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the browser tests need Chromium at %s (apt-get install -y chromium): %v", path, err)
+	}
+	return path
+}
+
+// Start starts headless Chromium with a window and viewport of the given
+// size; it is stopped when the test ends, and gives up after 90 seconds.
+func Start(t testing.TB, width, height int) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(Chromium(t)),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.WindowSize(width, height),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithErrorf(func(format string, args ...any) {
+		// This chromedp does not know every event newer browsers send.
+		if msg := fmt.Sprintf(format, args...); !strings.Contains(msg, "could not unmarshal event") {
+			t.Logf("chromedp: %s", msg)
+		}
+	}))
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() {
+		cancelTimeout()
+		cancelCtx()
+		cancelAlloc()
+	})
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// Errors collects the page's uncaught JavaScript errors from now on; the
+// function returned lists those seen so far.
+func Errors(ctx context.Context) func() []string {
+	var mu sync.Mutex
+	var thrown []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
+			mu.Lock()
+			thrown = append(thrown, e.ExceptionDetails.Error())
+			mu.Unlock()
+		}
+	})
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), thrown...)
+	}
+}
+
+// Run runs chromedp actions, failing the test on an error.
+func Run(t testing.TB, ctx context.Context, actions ...chromedp.Action) {
+	t.Helper()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Eval evaluates a JavaScript expression in the page.
+func Eval[T any](t testing.TB, ctx context.Context, expr string) T {
+	t.Helper()
+	var out T
+	if err := chromedp.Run(ctx, chromedp.Evaluate(expr, &out)); err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return out
+}
+
+// Wait polls a JavaScript expression until it is true, failing the test
+// (with what) when it is still false after timeout.
+func Wait(t testing.TB, ctx context.Context, what, expr string, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if Eval[bool](t, ctx, expr) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: still false after %v: %s", what, timeout, expr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Screenshot saves the page as name in each of dirs (made when missing).
+// A failure is logged, not fatal: screenshots are for people to look at.
+func Screenshot(t testing.TB, ctx context.Context, name string, dirs ...string) {
+	t.Helper()
+	var png []byte
+	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err != nil {
+		t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	for _, dir := range dirs {
+		err := os.MkdirAll(dir, 0o755)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), png, 0o644)
+		}
+		if err != nil {
+			t.Logf("screenshot %s: %v", name, err)
+		}
+	}
+}

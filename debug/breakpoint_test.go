@@ -345,20 +345,7 @@ func TestBreakpointsWhileTicking(t *testing.T) {
 	}
 	s := NewSession(m, Options{Controls: true, Token: "secret", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	h := s.Handler()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for i := 1; ; i++ {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			s.Tick(time.Duration(i) * 100 * time.Millisecond)
-		}
-	}()
+	stop := tickInBackground(s)
 	for i := 0; i < 200; i++ {
 		id := 2*(i%50) + 1 // blinkers
 		setBreak(t, h, id, blinkFail, "failure", "start")
@@ -370,8 +357,7 @@ func TestBreakpointsWhileTicking(t *testing.T) {
 		}
 		get(t, h, fmt.Sprintf("/api/agents/%d", id))
 	}
-	close(done)
-	wg.Wait()
+	stop()
 	hits := 0
 	s.Do(func(m *arbor.Manager) {
 		for _, w := range s.watches {
@@ -425,5 +411,28 @@ func TestStreamReportsBreakpointHit(t *testing.T) {
 	hit, _ := a["lastBreak"].(map[string]any)
 	if hit == nil || hit["event"] != "failure" || hit["paused"] != true || len(a["breakpoints"].([]any)) != 1 {
 		t.Fatalf("agent event: %v", a)
+	}
+}
+
+// tickInBackground ticks s as fast as it can, 100 ms of game time a tick,
+// until stop is called; stop returns once the ticking has ended.
+func tickInBackground(s *Session) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 1; ; i++ {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			s.Tick(time.Duration(i) * 100 * time.Millisecond)
+		}
+	}()
+	return func() {
+		close(done)
+		wg.Wait()
 	}
 }

@@ -6,9 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/arborbt/arbor"
 )
@@ -347,20 +345,7 @@ func TestForcesWhileTicking(t *testing.T) {
 	if _, err := s.Watch(3); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for i := 1; ; i++ {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			s.Tick(time.Duration(i) * 100 * time.Millisecond)
-		}
-	}()
+	stop := tickInBackground(s)
 	fight, alarm := nodeID(t, tree, "fight"), nodeID(t, tree, "alarm?")
 	for i := 0; i < 150; i++ {
 		id := i % 10
@@ -374,6 +359,5 @@ func TestForcesWhileTicking(t *testing.T) {
 		}
 		get(t, h, fmt.Sprintf("/api/agents/%d", id))
 	}
-	close(done)
-	wg.Wait()
+	stop()
 }

@@ -113,6 +113,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("follow", func(t *testing.T) { checkFollow(t, ctx, mode) })
 	t.Run("breakpoint banner", func(t *testing.T) { checkBreakBanner(t, ctx, base) })
 	t.Run("force", func(t *testing.T) { checkForce(t, ctx, base) })
+	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })
 	t.Run("agent not in the session", func(t *testing.T) { checkMissingAgent(t, ctx, base, s) })
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)
@@ -417,4 +418,28 @@ func checkMissingAgent(t *testing.T, ctx context.Context, base string, s *Sessio
 		document.querySelector('#conn').textContent === 'live'`, 10*time.Second)
 	bt.Run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
 	bt.Wait(t, ctx, "its history", `document.querySelector('#tl-label').textContent.startsWith('history · record ')`, 5*time.Second)
+}
+
+// checkHotReload checks that the page showing an agent draws its new tree
+// when a hot reload moves it to another one (and not the new statuses on
+// the old drawing).
+func checkHotReload(t *testing.T, ctx context.Context, base string, s *Session) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=2"))
+	bt.Wait(t, ctx, "the blinker shown", `document.querySelectorAll('#tree g.node').length === 3 && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+	blinks, err := arbor.Compile(&arbor.Document{Main: "Blinks", Trees: map[string]*arbor.Node{
+		"Blinks": arbor.Sequence(arbor.WaitTicks(1).Named("on"), arbor.WaitTicks(1).Named("off"), arbor.WaitTicks(2).Named("pause"), arbor.AlwaysFailure()),
+	}}, arbor.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Do(func(m *arbor.Manager) {
+		old := m.Agent(2).Tree()
+		if n := m.Reload(old, blinks); n != 1 {
+			t.Errorf("reload moved %d agents, want 1", n)
+		}
+	})
+	bt.Wait(t, ctx, "the new tree drawn", `document.querySelectorAll('#tree g.node').length === 5 &&
+		Array.from(document.querySelectorAll('#tree text.lbl')).some((e) => e.textContent === 'pause')`, 10*time.Second)
+	bt.Wait(t, ctx, "the new tree live", `document.querySelectorAll('#tree g.node[data-visited="1"]').length > 0 &&
+		document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
 }

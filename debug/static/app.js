@@ -14,6 +14,8 @@
     agent: null,
     tree: null,
     treeId: null,
+    treeLoading: null, // the tree id being loaded after a hot reload (switchTree)
+    treeUpdate: null, // the newest update waiting for that tree
     nodeEls: [],
     edgeEls: [],
     depth: [],
@@ -617,6 +619,10 @@
 
   function onAgent(d) {
     if (S.rec) return;
+    if (S.treeId !== null && d.agent.id === S.agentId && d.agent.tree !== S.treeId) {
+      switchTree(d);
+      return;
+    }
     S.latest = d;
     const fresh = newer(d.agent);
     if (fresh) {
@@ -643,6 +649,32 @@
     drawStrip();
     if (S.tab === 'stats') renderStats();
     if (S.tab === 'node') renderNode();
+  }
+
+  // switchTree follows a hot reload of the agent shown: it runs another
+  // tree now, whose drawing is loaded; the history of the old tree is
+  // dropped (the server starts a new one), and update d, or the newest
+  // that came while the tree loaded, is shown on the new drawing.
+  async function switchTree(d) {
+    S.treeUpdate = d;
+    if (S.treeLoading === d.agent.tree) return;
+    S.treeLoading = d.agent.tree;
+    let tree;
+    try {
+      tree = await api('api/trees/' + d.agent.tree);
+    } catch (err) {
+      notice('Agent ' + d.agent.id + ' moved to another tree, which did not load: ' + err.message);
+      return;
+    } finally {
+      S.treeLoading = null;
+    }
+    const latest = S.treeUpdate;
+    S.treeUpdate = null;
+    if (S.rec || latest.agent.id !== S.agentId || latest.agent.tree !== tree.id) return;
+    Object.assign(S, { tree, treeId: tree.id, selected: -1, followed: -1, timeline: [], shown: null, stats: null });
+    drawTree();
+    focus(0, false);
+    onAgent(latest);
   }
 
   // newer says whether agent state a (a live update, or the reply to a

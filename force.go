@@ -22,13 +22,18 @@ import "fmt"
 // no tracer of its own gets an internal one that ignores the events (its
 // Tracer method still returns nil). Forces are debugging state: they are not
 // part of snapshots (a node running only because it is forced is saved as
-// idle) and SetTree drops them.
+// idle) and SetTree drops them. What they caused is state like any other:
+// a snapshot taken while forces are set keeps the nodes their results let
+// start and the abort observers registered with forced results, so the
+// restored agent, without the forces, goes on as after Unforce (an abort
+// may fire on its first tick).
 
 // Force makes node id of the agent's tree return s whenever it is ticked,
 // until Unforce. A condition (Check, Success, Failure or a user condition)
 // and a node of a guard can be forced to Success or Failure only. Force is
 // an error for a node id out of range, a status other than Success,
-// Failure or Running, and when called from inside the agent's tick.
+// Failure or Running, and when called from inside the agent's tick (or
+// from a callback of Halt, Reset, Pause or Resume).
 func (a *Agent) Force(id int, s Status) error {
 	if err := a.forceable(id); err != nil {
 		return fmt.Errorf("force node %d of agent %d: %w", id, a.id, err)
@@ -60,7 +65,8 @@ func (a *Agent) Force(id int, s Status) error {
 // A node running only because it was forced to Running ends at once (it
 // emits its halt event), so that its next tick starts it. Unforce is an
 // error for a node id out of range and when called from inside the
-// agent's tick; lifting a force that is not set does nothing.
+// agent's tick (or an operation's callbacks); lifting a force that is not
+// set does nothing.
 func (a *Agent) Unforce(id int) error {
 	if err := a.forceable(id); err != nil {
 		return fmt.Errorf("unforce node %d of agent %d: %w", id, a.id, err)

@@ -128,14 +128,22 @@ func (h *handler) clearForces(w http.ResponseWriter, r *http.Request) {
 	if !h.authorize(w, r) {
 		return
 	}
-	node, all := 0, true
-	if raw := r.URL.Query().Get("node"); raw != "" {
-		n, err := strconv.Atoi(raw)
-		if err != nil {
-			h.fail(w, http.StatusBadRequest, "bad node %q: want a node id", truncate(raw, 40))
+	// Only a request without parameters lifts every force: a misspelt or
+	// empty parameter must not.
+	q := r.URL.Query()
+	node, all := 0, len(q) == 0
+	if !all {
+		raw := q["node"]
+		if len(q) != 1 || len(raw) != 1 {
+			h.fail(w, http.StatusBadRequest, "bad query: want ?node=N (one node) or none (every force)")
 			return
 		}
-		node, all = n, false
+		n, err := strconv.Atoi(raw[0])
+		if err != nil {
+			h.fail(w, http.StatusBadRequest, "bad node %q: want a node id", truncate(raw[0], 40))
+			return
+		}
+		node = n
 	}
 	h.withAgent(w, r, func(a *arbor.Agent) any {
 		if err := h.s.forceLocked(a, node, arbor.Invalid, all); err != nil {

@@ -124,6 +124,9 @@ func TestForceRequests(t *testing.T) {
 		{"unknown agent", "POST", "/api/agents/42/forces", `{"node":0,"status":"success"}`, controlHeaders, 404, "no agent 42"},
 		{"bad node to lift", "DELETE", path + "?node=x", ``, controlHeaders, 400, `bad node "x"`},
 		{"unknown node to lift", "DELETE", path + "?node=99", ``, controlHeaders, 400, "no such node"},
+		{"empty node to lift", "DELETE", path + "?node=", ``, controlHeaders, 400, `bad node ""`},
+		{"misspelt parameter to lift", "DELETE", path + "?nodes=1", ``, controlHeaders, 400, "bad query"},
+		{"two nodes to lift", "DELETE", path + "?node=1&node=2", ``, controlHeaders, 400, "bad query"},
 		{"list of unknown agent", "GET", "/api/agents/42/forces", ``, nil, 404, "no agent 42"},
 	}
 	for _, c := range cases {

@@ -142,6 +142,39 @@ func TestMocksDoNotHideTypos(t *testing.T) {
 	}
 }
 
+// An unknown type used in a guard mocks as a condition (only conditions
+// may stand in guards): one that holds, or that gives the first status of
+// its -mock script; a script with running keeps it an action (a load
+// error in a guard).
+func TestUnknownGuardTypesMockAsConditions(t *testing.T) {
+	dir := t.TempDir()
+	guarded := writeFile(t, dir, "g.yaml", "type: Sequence\nchildren:\n  - type: Patrol\n    guard: {type: IsSafe}\n")
+	typo := writeFile(t, dir, "typo.yaml", "type: Sequence\nchildren:\n  - type: Patrol\n    guard: {type: Chek}\n")
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{[]string{"validate", "-allow-unknown", guarded}, 0, "ok: ", ""},
+		{[]string{"run", "-allow-unknown", "-ticks", "1", "-trace", guarded}, 0, "IsSafe:eval:success Patrol:start Patrol:success", ""},
+		{[]string{"run", "-allow-unknown", "-mock", "IsSafe=failure", "-ticks", "1", "-trace", guarded}, 0, "IsSafe:eval:failure Sequence:failure", ""},
+		{[]string{"run", "-allow-unknown", "-mock", "IsSafe=running", "-ticks", "1", guarded}, 1, "", "guard"},
+		{[]string{"run", "-allow-unknown", "-ticks", "1", typo}, 0, "tick 1", `node type "Chek" is not built in (did you mean "Check"?); it runs as a mock condition that holds`},
+	} {
+		out, errOut, code := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d, %q, %q", tc.args, code, out, errOut, tc.code, tc.stdout, tc.stderr)
+		}
+	}
+	// serve, whose unscripted mock actions run a tick before succeeding.
+	var stderr bytes.Buffer
+	_, code := serveForErr(t, runServe, []string{"-addr", "127.0.0.1:0", guarded}, &stderr, func(string) {})
+	if code != 0 || stderr.Len() > 0 {
+		t.Errorf("serve: exit %d: %s", code, stderr.String())
+	}
+}
+
 // arbor serve runs tree files of every format, like run and validate.
 func TestServeLoadsEveryFormat(t *testing.T) {
 	dir := t.TempDir()

@@ -227,7 +227,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents and write blackboards (prints a URL holding the token)")
 	history := fset.Int("history", 500, "ticks of history kept for each watched agent")
 	mocks := mockFlags{}
-	fset.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); other unknown types run one tick, then succeed")
+	fset.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); other unknown types run one tick, then succeed (in a guard: a condition that holds, or by the script's first status)")
 	fset.Usage = func() {
 		fmt.Fprintln(fset.Output(), "usage: arbor serve [flags] FILE...\n\n"+
 			"Ticks agents of the trees in FILEs (built-in nodes; unknown leaf types are mock actions) and serves\n"+
@@ -350,7 +350,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 
 // loadMocked loads a tree file (any format) whose unknown leaf node types
 // become mock actions: scripted by mocks, or running for one tick, then
-// succeeding.
+// succeeding (types used in guards: mock conditions, see mockUnknown).
 func loadMocked(path string, mocks mockFlags) (*arbor.Tree, *arbor.Document, error) {
 	doc, err := loadTreeFile(path, "")
 	if err != nil {
@@ -361,8 +361,9 @@ func loadMocked(path string, mocks mockFlags) (*arbor.Tree, *arbor.Document, err
 	for name, script := range mocks {
 		scripts[name] = script
 	}
+	inGuard := guardTypes(doc)
 	for _, name := range unknownTypes(reg, doc) {
-		if _, ok := scripts[name]; !ok {
+		if _, ok := scripts[name]; !ok && !inGuard[name] {
 			scripts[name] = []arbor.Status{arbor.Running, arbor.Success}
 		}
 	}

@@ -69,6 +69,48 @@ func nodeTypes(doc *arbor.Document) (types, withChildren map[string]bool) {
 	return types, withChildren
 }
 
+// guardTypes returns the node types used in doc's guards.
+func guardTypes(doc *arbor.Document) map[string]bool {
+	in := map[string]bool{}
+	var walk func(n *arbor.Node, guard bool)
+	walk = func(n *arbor.Node, guard bool) {
+		if n == nil {
+			return
+		}
+		if guard {
+			in[n.Type] = true
+		}
+		for _, c := range n.Children {
+			walk(c, guard)
+		}
+		walk(n.Guard, true)
+	}
+	for _, t := range doc.Trees {
+		walk(t, false)
+	}
+	return in
+}
+
+// mockCondition reports whether the mock for an unknown type is a
+// condition rather than an action: the type is used in a guard, where
+// only conditions may stand, and its script (if any) never runs. It
+// returns the condition's constant result.
+func mockCondition(name string, inGuard map[string]bool, mocks mockFlags) (result, ok bool) {
+	if !inGuard[name] {
+		return false, false
+	}
+	script, scripted := mocks[name]
+	if !scripted {
+		return true, true
+	}
+	for _, st := range script {
+		if st == arbor.Running {
+			return false, false
+		}
+	}
+	return script[0] == arbor.Success, true
+}
+
 // sortedNames returns the keys of m in order.
 func sortedNames[V any](m map[string]V) []string {
 	names := make([]string, 0, len(m))
@@ -80,18 +122,26 @@ func sortedNames[V any](m map[string]V) []string {
 }
 
 // mockUnknown registers every node type of doc that the registry does not
-// know as a mock action (scripted by mocks, or always succeeding). A type
+// know as a mock action (scripted by mocks, or always succeeding), or as a
+// mock condition when it is used in a guard (mockCondition). A type
 // used with children is not mocked unless mocks scripts it: a mock action
 // is a leaf, and the compiler reports the type as unknown, with the
 // built-in type it is probably a misspelling of.
 func mockUnknown(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags) error {
 	types, withChildren := nodeTypes(doc)
+	inGuard := guardTypes(doc)
 	for name := range mocks {
 		types[name] = true
 	}
 	for _, name := range sortedNames(types) {
 		script, scripted := mocks[name]
 		if !scripted && (reg.Has(name) || withChildren[name]) {
+			continue
+		}
+		if result, ok := mockCondition(name, inGuard, mocks); ok {
+			if err := reg.ConditionFunc(name, func(*arbor.Ctx) (bool, error) { return result, nil }, arbor.AnyParams()); err != nil {
+				return err
+			}
 			continue
 		}
 		if !scripted {
@@ -113,13 +163,18 @@ func mockUnknown(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags) erro
 func mockWarnings(doc *arbor.Document, mocks mockFlags) []string {
 	builtin := arbor.NewRegistry()
 	types, withChildren := nodeTypes(doc)
+	inGuard := guardTypes(doc)
 	var warnings []string
 	for _, name := range sortedNames(types) {
 		if _, scripted := mocks[name]; scripted || builtin.Has(name) || withChildren[name] {
 			continue
 		}
 		if s := suggest.Closest(name, builtin.Types()); s != "" {
-			warnings = append(warnings, fmt.Sprintf("node type %q is not built in (did you mean %q?); it runs as a mock action", name, s))
+			as := "a mock action"
+			if _, cond := mockCondition(name, inGuard, mocks); cond {
+				as = "a mock condition that holds"
+			}
+			warnings = append(warnings, fmt.Sprintf("node type %q is not built in (did you mean %q?); it runs as %s", name, s, as))
 		}
 	}
 	return warnings
@@ -143,8 +198,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	ticks := fs.Int("ticks", 10, "number of ticks")
 	tickMs := fs.Float64("tick-ms", 100, "game time between ticks, in milliseconds")
 	mocks := mockFlags{}
-	fs.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable)")
-	allow := fs.Bool("allow-unknown", false, "run types that are not built in as actions that succeed")
+	fs.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); a type used in a guard is a condition given by the script's first status")
+	allow := fs.Bool("allow-unknown", false, "run types that are not built in as actions that succeed (conditions that hold, for types used in guards)")
 	trace := fs.Bool("trace", false, "print every node event")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: arbor run [-ticks N] [-tick-ms MS] [-mock Type=status,...] [-allow-unknown] [-trace] FILE\n\nTicks a tree of built-in nodes (and -mock scripted types) and prints each tick's status.")

@@ -17,7 +17,7 @@ import (
 func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	allow := fs.Bool("allow-unknown", false, "accept node types that are not built in, as actions taking any parameters")
+	allow := fs.Bool("allow-unknown", false, "accept node types that are not built in, as actions taking any parameters (conditions, for types used in guards)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: arbor validate [-allow-unknown] FILE\n\nChecks a tree file (native JSON/YAML, Behavior3 JSON or BT.CPP XML) and prints every problem, or \"ok\" and the node count.\nThe state machines of a native file's fsm section are checked too.")
 		fs.PrintDefaults()

@@ -201,8 +201,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); a type used in a guard is a condition given by the script's first status")
 	allow := fs.Bool("allow-unknown", false, "run types that are not built in as actions that succeed (conditions that hold, for types used in guards)")
 	trace := fs.Bool("trace", false, "print every node event")
+	scenarioOut := fs.String("scenario", "", "also write the run as a scenario file (`OUT`.yaml or .json) that expects its statuses and traces, for arbor test")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: arbor run [-ticks N] [-tick-ms MS] [-mock Type=status,...] [-allow-unknown] [-trace] FILE\n\nTicks a tree of built-in nodes (and -mock scripted types) and prints each tick's status.")
+		fmt.Fprintln(fs.Output(), "usage: arbor run [-ticks N] [-tick-ms MS] [-mock Type=status,...] [-allow-unknown] [-trace] [-scenario OUT] FILE\n\nTicks a tree of built-in nodes (and -mock scripted types) and prints each tick's status.")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseArgs(fs, args, stdout); !ok {
@@ -249,12 +250,28 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		printErrors(stderr, fmt.Errorf("%s: %w", path, err))
 		return 1
 	}
-	var events []string
+	var rec *recording
+	var recActions map[string]bool
+	if *scenarioOut != "" {
+		if rec, recActions, err = newRecording(path, *scenarioOut, doc, reg, mocks, *tickMs); err != nil {
+			fmt.Fprintf(stderr, "arbor run: %v\n", err)
+			return 1
+		}
+	}
+	var events, recEvents []string
 	opts := []arbor.AgentOption{arbor.WithErrorHandler(func(e *arbor.NodeError) {
 		fmt.Fprintf(stdout, "  error: %v\n", e)
 	})}
-	if *trace {
+	if *trace || rec != nil {
 		opts = append(opts, arbor.WithTracer(func(a *arbor.Agent, e arbor.Event) {
+			if rec != nil {
+				if ev := traceEvent(a, e, recActions); ev != "" {
+					recEvents = append(recEvents, ev)
+				}
+			}
+			if !*trace {
+				return
+			}
 			label := a.Tree().Node(int(e.Node)).Label()
 			switch e.Kind {
 			case arbor.EventResult:
@@ -269,15 +286,30 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}))
 	}
 	agent := arbor.NewAgent(tree, opts...)
+	if rec != nil {
+		for key, v := range rec.Blackboard {
+			arbor.NewKey[bool](key).Set(agent.Blackboard(), v)
+		}
+	}
 	for i := 1; i <= *ticks; i++ {
 		now := time.Duration(float64(i) * *tickMs * float64(time.Millisecond))
-		events = events[:0]
+		events, recEvents = events[:0], nil
 		s := agent.Tick(now)
 		if *trace {
 			fmt.Fprintf(stdout, "tick %d (t=%v): %s  %s\n", i, now, s, strings.Join(events, " "))
 		} else {
 			fmt.Fprintf(stdout, "tick %d (t=%v): %s\n", i, now, s)
 		}
+		if rec != nil {
+			rec.Ticks = append(rec.Ticks, recordedTick{Status: s.String(), Trace: append([]string{}, recEvents...)})
+		}
+	}
+	if rec != nil {
+		if err := rec.write(*scenarioOut); err != nil {
+			fmt.Fprintf(stderr, "arbor run: %v\n", err)
+			return 1
+		}
+		fmt.Fprintln(stderr, scenarioNote(*scenarioOut))
 	}
 	return 0
 }

@@ -43,12 +43,7 @@ func TestBreakpointRequests(t *testing.T) {
 	tickN(s, 0, 1)
 	noToken := map[string]string{"Content-Type": "application/json"}
 	form := map[string]string{"X-Arbor-Token": "secret", "Content-Type": "text/plain"}
-	cases := []struct {
-		name, method, path, body string
-		hdr                      map[string]string
-		code                     int
-		msg                      string // in the error
-	}{
+	cases := []apiErrorCase{
 		{"no token", "POST", bpPath, `{"node":2,"on":["failure"]}`, noToken, 401, "token"},
 		{"no token to clear", "DELETE", bpPath, ``, noToken, 401, "token"},
 		{"not JSON", "POST", bpPath, `{"node":2,"on":["failure"]}`, form, 415, "Content-Type"},
@@ -64,17 +59,7 @@ func TestBreakpointRequests(t *testing.T) {
 		{"bad agent id", "DELETE", "/api/agents/x/breakpoints", ``, controlHeaders, 400, "bad agent id"},
 		{"list of unknown agent", "GET", "/api/agents/42/breakpoints", ``, nil, 404, "no agent 42"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			code, body := do(t, h, c.method, c.path, c.body, c.hdr)
-			if code != c.code {
-				t.Fatalf("%s %s: %d %v, want %d", c.method, c.path, code, body, c.code)
-			}
-			if msg, _ := body["error"].(string); !strings.Contains(msg, c.msg) {
-				t.Errorf("error %q, want it to contain %q", msg, c.msg)
-			}
-		})
-	}
+	checkAPIErrors(t, h, cases)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.watches) != 0 {
@@ -434,5 +419,30 @@ func tickInBackground(s *Session) (stop func()) {
 	return func() {
 		close(done)
 		wg.Wait()
+	}
+}
+
+// apiErrorCase is a request the API must refuse: its answer's status code
+// and a part of its error message.
+type apiErrorCase struct {
+	name, method, path, body string
+	hdr                      map[string]string
+	code                     int
+	msg                      string // in the error
+}
+
+// checkAPIErrors sends each request of cases to h and checks its refusal.
+func checkAPIErrors(t *testing.T, h http.Handler, cases []apiErrorCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, body := do(t, h, c.method, c.path, c.body, c.hdr)
+			if code != c.code {
+				t.Fatalf("%s %s: %d %v, want %d", c.method, c.path, code, body, c.code)
+			}
+			if msg, _ := body["error"].(string); !strings.Contains(msg, c.msg) {
+				t.Errorf("error %q, want it to contain %q", msg, c.msg)
+			}
+		})
 	}
 }

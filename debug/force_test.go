@@ -99,12 +99,7 @@ func TestForceRequests(t *testing.T) {
 	noToken := map[string]string{"Content-Type": "application/json"}
 	form := map[string]string{"X-Arbor-Token": "secret", "Content-Type": "text/plain"}
 	alarm, alert, rested := nodeID(t, tree, "alarm?"), nodeID(t, tree, "Alert"), nodeID(t, tree, "rested?")
-	cases := []struct {
-		name, method, path, body string
-		hdr                      map[string]string
-		code                     int
-		msg                      string // in the error
-	}{
+	cases := []apiErrorCase{
 		{"no token", "POST", path, `{"node":1,"status":"success"}`, noToken, 401, "token"},
 		{"no token to lift", "DELETE", path + "?node=1", ``, noToken, 401, "token"},
 		{"no token to clear", "DELETE", path, ``, noToken, 401, "token"},
@@ -129,17 +124,7 @@ func TestForceRequests(t *testing.T) {
 		{"two nodes to lift", "DELETE", path + "?node=1&node=2", ``, controlHeaders, 400, "bad query"},
 		{"list of unknown agent", "GET", "/api/agents/42/forces", ``, nil, 404, "no agent 42"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			code, body := do(t, h, c.method, c.path, c.body, c.hdr)
-			if code != c.code {
-				t.Fatalf("%s %s: %d %v, want %d", c.method, c.path, code, body, c.code)
-			}
-			if msg, _ := body["error"].(string); !strings.Contains(msg, c.msg) {
-				t.Errorf("error %q, want it to contain %q", msg, c.msg)
-			}
-		})
-	}
+	checkAPIErrors(t, h, cases)
 	if code, list := get(t, h, path); code != 200 || forcesIn(list) != "" || list["agent"].(float64) != float64(id) {
 		t.Errorf("forces after refused requests: %d %v", code, list)
 	}

@@ -64,8 +64,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	// Progress on the terminal only: in a log the escapes are noise.
-	progress := func(string, ...any) {}
+	// Progress on stderr: one line redrawn on a terminal, plain lines in a
+	// log (where the escapes would be noise).
+	progress := func(format string, args ...any) {
+		if format != "" {
+			fmt.Fprintf(stderr, "arbor bench: "+format+"\n", args...)
+		}
+	}
 	if isTerminal(stderr) {
 		progress = func(format string, args ...any) { fmt.Fprintf(stderr, "\r\033[K"+format, args...) }
 	}

@@ -205,12 +205,14 @@ func TestServeLoadsEveryFormat(t *testing.T) {
 	}
 }
 
-// arbor bench draws its progress only on a terminal (not into logs), and
-// says where it looks for the workloads' trees when they are missing.
+// arbor bench shows its progress on stderr, in plain lines when that is
+// not a terminal (no escapes in logs), and says where it looks for the
+// workloads' trees when they are missing.
 func TestBenchOutput(t *testing.T) {
 	out, errOut, code := runCLI(t, "bench", "-agents", "10", "-ticks", "2", "-runs", "1", "-trees", filepath.Join("..", "..", "testdata", "bench"))
-	if code != 0 || !strings.Contains(out, "workload guard: 10 agents × 2 ticks") || errOut != "" {
-		t.Errorf("exit %d, stdout %q, stderr %q; want 0, a report and nothing on stderr", code, out, errOut)
+	want := "arbor bench: warming up\narbor bench: run 1/1: arbor\narbor bench: run 1/1: hand-written\narbor bench: measuring memory\n"
+	if code != 0 || !strings.Contains(out, "workload guard: 10 agents × 2 ticks") || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 0, a report and progress lines %q", code, out, errOut, want)
 	}
 	// The tests run in cmd/arbor, where the default testdata/bench is not.
 	_, errOut, code = runCLI(t, "bench", "-agents", "10", "-ticks", "2", "-runs", "1")

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/arborbt/arbor"
 	bt "github.com/arborbt/arbor/internal/browsertest"
@@ -113,6 +114,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("follow", func(t *testing.T) { checkFollow(t, ctx, mode) })
 	t.Run("breakpoint banner", func(t *testing.T) { checkBreakBanner(t, ctx, base) })
 	t.Run("force", func(t *testing.T) { checkForce(t, ctx, base) })
+	t.Run("find", func(t *testing.T) { checkFind(t, ctx, base) })
 	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })
 	t.Run("agent not in the session", func(t *testing.T) { checkMissingAgent(t, ctx, base, s) })
 	if errs := thrown(); len(errs) > 0 {
@@ -442,4 +444,39 @@ func checkHotReload(t *testing.T, ctx context.Context, base string, s *Session) 
 		Array.from(document.querySelectorAll('#tree text.lbl')).some((e) => e.textContent === 'pause')`, 10*time.Second)
 	bt.Wait(t, ctx, "the new tree live", `document.querySelectorAll('#tree g.node[data-visited="1"]').length > 0 &&
 		document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+}
+
+// checkFind checks the node finder on the wide tree: typing marks the
+// matching nodes and counts them, Enter selects and shows the next one
+// (Shift+Enter the previous), Esc clears.
+func checkFind(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=0"))
+	bt.Wait(t, ctx, "the wide tree shown", `document.querySelectorAll('#tree g.node').length === 216`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.SendKeys("#node-find", "chase", chromedp.ByID))
+	// The chase branch: its sequence (named chase) and its Chase action.
+	bt.Wait(t, ctx, "matches marked", `document.querySelectorAll('#tree g.node.match').length === 2 && document.querySelector('#node-find-count').textContent === '2'`, 5*time.Second)
+	shown := `(() => {
+		const g = document.querySelector('#tree g.node.selected');
+		if (!g || !g.classList.contains('match')) return '';
+		const s = document.querySelector('#tree').getBoundingClientRect(), n = g.querySelector('rect').getBoundingClientRect();
+		const inView = n.left >= s.left && n.right <= s.right && n.top >= s.top && n.bottom <= s.bottom;
+		return inView ? g.querySelector('text.lbl').textContent + ' ' + document.querySelector('#node-find-count').textContent : '';
+	})()`
+	bt.Run(t, ctx, chromedp.SendKeys("#node-find", kb.Enter, chromedp.ByID))
+	bt.Wait(t, ctx, "first match selected and in view", shown+` === 'chase 1/2'`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.SendKeys("#node-find", kb.Enter, chromedp.ByID))
+	bt.Wait(t, ctx, "second match", shown+` === 'Chase 2/2'`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#node-find').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', shiftKey: true }))`, nil))
+	bt.Wait(t, ctx, "back to the first", shown+` === 'chase 1/2'`, 5*time.Second)
+	bt.Screenshot(t, ctx, "find-1024.png", artifacts)
+	if tab := bt.Eval[string](t, ctx, `document.querySelector('.tabs button.on').dataset.tab`); tab != "node" {
+		t.Errorf("the Node tab is not shown: %s", tab)
+	}
+	// Marks survive the live updates' repaints.
+	time.Sleep(300 * time.Millisecond)
+	if n := bt.Eval[int](t, ctx, `document.querySelectorAll('#tree g.node.match').length`); n != 2 {
+		t.Errorf("%d nodes marked after updates, want 2", n)
+	}
+	bt.Run(t, ctx, chromedp.SendKeys("#node-find", kb.Escape, chromedp.ByID))
+	bt.Wait(t, ctx, "cleared", `!document.querySelector('#tree g.node.match') && document.querySelector('#node-find').value === ''`, 5*time.Second)
 }

@@ -15,6 +15,7 @@
     tree: null,
     treeId: null,
     treeLoading: null, // the tree id being loaded after a hot reload (switchTree)
+    find: { q: '', matches: [], at: -1 }, // the node finder: query, matching node ids, the one shown
     treeUpdate: null, // the newest update waiting for that tree
     nodeEls: [],
     edgeEls: [],
@@ -288,12 +289,55 @@
       nodes.append(g);
       S.nodeEls[n.id] = g;
     }
+    findNodes(S.find.q);
+  }
+
+  // --- finding nodes -----------------------------------------------------
+
+  // findNodes marks the nodes whose label, type, parameters or path
+  // contain q (any case) and counts them; the next findNext shows the
+  // first.
+  function findNodes(q) {
+    const want = q.trim().toLowerCase();
+    const t = S.tree;
+    S.find = { q, matches: [], at: -1 };
+    if (want && t) {
+      S.find.matches = t.nodes.filter((n) => [n.label, n.type, n.sub || '', n.path || '', n.params ? JSON.stringify(n.params) : '']
+        .some((x) => x.toLowerCase().includes(want))).map((n) => n.id);
+    }
+    const set = new Set(S.find.matches);
+    S.nodeEls.forEach((g, i) => g.classList.toggle('match', set.has(i)));
+    showFindCount();
+  }
+
+  function showFindCount() {
+    const f = S.find;
+    $('#node-find-count').textContent = !f.q.trim() ? '' : f.at >= 0 ? (f.at + 1) + '/' + f.matches.length : String(f.matches.length);
+  }
+
+  // findNext selects the next match (step 1) or the previous one (-1) and
+  // centres the view on it, at a readable zoom.
+  function findNext(step) {
+    const f = S.find;
+    if (!f.matches.length || !S.tree) return;
+    f.at = f.at < 0 && step < 0 ? f.matches.length - 1 : (f.at + step + f.matches.length) % f.matches.length;
+    const id = f.matches[f.at];
+    showFindCount();
+    setFollow(false);
+    selectNode(id);
+    const svg = $('#tree');
+    const W = svg.clientWidth || 800;
+    const H = svg.clientHeight || 500;
+    const n = S.tree.nodes[id];
+    const k = Math.max(S.view.k, 0.85);
+    panTo({ k, x: W / 2 - n.x * k, y: H / 2 - (n.y + 20) * k }, true);
   }
 
   // paint colours the nodes from a status string (a letter per node).
   function paint(letters) {
     const t = S.tree;
     if (!t || !letters) return;
+    const found = new Set(S.find.matches);
     for (let i = 0; i < t.nodes.length; i++) {
       const ch = letters[i] || '.';
       const low = ch.toLowerCase();
@@ -305,6 +349,7 @@
       if (t.nodes[i].inGuard) cls += ' guardnode';
       if (i === S.selected) cls += ' selected';
       if (i === S.breakNode) cls += ' breakhit';
+      if (found.has(i)) cls += ' match';
       g.setAttribute('class', cls);
       g.setAttribute('data-status', st);
       g.setAttribute('data-visited', visited ? '1' : '0');
@@ -477,6 +522,17 @@
     });
     $('#btn-fit').onclick = () => { setFollow(false); fit(); };
     $('#btn-follow').onclick = () => setFollow(!S.follow);
+    const find = $('#node-find');
+    find.addEventListener('input', () => findNodes(find.value));
+    find.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        findNext(e.shiftKey ? -1 : 1);
+      } else if (e.key === 'Escape') {
+        find.value = '';
+        findNodes('');
+      }
+    });
     $('#btn-zoom-in').onclick = () => { setFollow(false); zoomAt(svg.clientWidth / 2, svg.clientHeight / 2, 1.25); };
     $('#btn-zoom-out').onclick = () => { setFollow(false); zoomAt(svg.clientWidth / 2, svg.clientHeight / 2, 0.8); };
     let resizing = 0;

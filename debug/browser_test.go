@@ -452,7 +452,13 @@ func checkHotReload(t *testing.T, ctx context.Context, base string, s *Session) 
 func checkFind(t *testing.T, ctx context.Context, base string) {
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=0"))
 	bt.Wait(t, ctx, "the wide tree shown", `document.querySelectorAll('#tree g.node').length === 216`, 10*time.Second)
-	bt.Run(t, ctx, chromedp.SendKeys("#node-find", "chase", chromedp.ByID))
+	// "/" from the page goes to the finder.
+	bt.Run(t, ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil), chromedp.KeyEvent("/"))
+	if id := bt.Eval[string](t, ctx, `document.activeElement ? document.activeElement.id : ''`); id != "node-find" {
+		t.Errorf(`"/" focused %q, want the node finder`, id)
+	}
+	// (DevTools types the "/" as text too, which a real keypress does not.)
+	bt.Run(t, ctx, chromedp.SetValue("#node-find", "", chromedp.ByID), chromedp.SendKeys("#node-find", "chase", chromedp.ByID))
 	// The chase branch: its sequence (named chase) and its Chase action.
 	bt.Wait(t, ctx, "matches marked", `document.querySelectorAll('#tree g.node.match').length === 2 && document.querySelector('#node-find-count').textContent === '2'`, 5*time.Second)
 	shown := `(() => {

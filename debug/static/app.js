@@ -524,6 +524,15 @@
     $('#btn-follow').onclick = () => setFollow(!S.follow);
     const find = $('#node-find');
     find.addEventListener('input', () => findNodes(find.value));
+    // "/" anywhere but in a text field goes to the node finder.
+    document.addEventListener('keydown', (e) => {
+      const el = document.activeElement;
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || $('#agent-view').hidden ||
+        (el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable))) return;
+      e.preventDefault();
+      find.focus();
+      find.select();
+    });
     find.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') {
         e.preventDefault();

@@ -21,6 +21,9 @@ func TestHelpExitsZero(t *testing.T) {
 	if _, errOut, code := runCLI(t, "help", "frobnicate"); code != 2 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
 		t.Errorf("help of an unknown command: exit %d, stderr %q", code, errOut)
 	}
+	if _, errOut, code := runCLI(t, "help", "run", "extra"); code != 2 || !strings.Contains(errOut, `one command at a time, got ["run" "extra"]`) {
+		t.Errorf("help with two words: exit %d, stderr %q", code, errOut)
+	}
 }
 
 // A command line that is wrong exits 2 and says what is wrong before the

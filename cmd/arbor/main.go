@@ -81,6 +81,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "render":
 		return cmdRender(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
+		if len(rest) > 1 && cmd == "help" {
+			fmt.Fprintf(stderr, "arbor help: one command at a time, got %q\n\n%s", rest, usage)
+			return 2
+		}
 		if len(rest) > 0 && cmd == "help" {
 			return run([]string{rest[0], "-h"}, stdout, stderr) // arbor help CMD
 		}

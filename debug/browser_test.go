@@ -77,16 +77,7 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 	go func() { served <- Serve(ctx, ln, s.Handler()) }()
 	go func() {
 		defer close(ticked)
-		tk := time.NewTicker(50 * time.Millisecond)
-		defer tk.Stop()
-		for i := 1; ; i++ {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tk.C:
-			}
-			s.TickWith(time.Duration(i)*50*time.Millisecond, sense)
-		}
+		bt.TickEvery(ctx, 50*time.Millisecond, func(now time.Duration) { s.TickWith(now, sense) })
 	}()
 	t.Cleanup(func() {
 		cancel()

@@ -797,16 +797,7 @@ func smallSession(t *testing.T) (base string, sess *debug.Session) {
 	m.Add(wide(3))
 	sess = debug.NewSession(m, debug.Options{Controls: true, Token: testToken})
 	base = serveTest(t, sess.Handler(), func(ctx context.Context) {
-		tk := time.NewTicker(50 * time.Millisecond)
-		defer tk.Stop()
-		for i := 1; ; i++ {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tk.C:
-			}
-			sess.Tick(time.Duration(i) * 50 * time.Millisecond)
-		}
+		bt.TickEvery(ctx, 50*time.Millisecond, sess.Tick)
 	}, m.Close)
 	return base, sess
 }

@@ -134,3 +134,19 @@ func Screenshot(t testing.TB, ctx context.Context, name string, dirs ...string) 
 		}
 	}
 }
+
+// TickEvery calls tick(now) every interval until ctx is done, with now the
+// game time of the i-th call: i × interval. It is the ticking loop of the
+// servers the browser tests watch.
+func TickEvery(ctx context.Context, interval time.Duration, tick func(now time.Duration)) {
+	tk := time.NewTicker(interval)
+	defer tk.Stop()
+	for i := 1; ; i++ {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tk.C:
+		}
+		tick(time.Duration(i) * interval)
+	}
+}

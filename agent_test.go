@@ -292,7 +292,7 @@ func TestLeafParameterMistakes(t *testing.T) {
 	}{
 		{arbor.Leaf("Foo", "x"), "x has no value"},
 		{arbor.Leaf("Foo", 1, 2), "name 1 (int) is not a string"},
-		{arbor.Sequence(arbor.WaitTicks(1), arbor.Leaf("Foo", "a", 1, "b")), "trees.t.children[1] (Foo): builder parameters: b has no value"},
+		{arbor.Sequence(arbor.WaitTicks(1), arbor.Leaf("Foo", "a", 1, "b")), "trees.t.children[1]: builder parameters: b has no value"},
 	} {
 		_, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": tt.node}}, reg)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -79,7 +79,8 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 		return nil, el.err()
 	}
 	if n := c.size(c.protos[main], map[string]int{}); n > o.MaxNodes {
-		el.add("trees."+main, "", 0, "the tree has %d nodes after subtree inlining, over the limit of %d", n, o.MaxNodes)
+		root := c.protos[main].def
+		el.add("trees."+main, root.Type, root.Line, "the tree has %d nodes after subtree inlining, over the limit of %d", n, o.MaxNodes)
 		return nil, el.err()
 	}
 	t := &Tree{name: main, doc: doc, keys: &keyIndex{shared: true}}

@@ -8,7 +8,10 @@ import (
 
 // LoadError is one problem found while loading or compiling a tree
 // definition. Path locates the node in the document (for example
-// "trees.Guard.children[1].child"), Type is its node type.
+// "trees.Guard.children[1].child"), Type is its node type. Its message
+// reads "path: message [Type, line N]", for example
+//
+//	trees.Guard.children[1].child: unknown node type "Atack" (did you mean "Attack"?) [Atack, line 12]
 type LoadError struct {
 	Path string
 	Type string
@@ -18,21 +21,22 @@ type LoadError struct {
 
 func (e *LoadError) Error() string {
 	var b strings.Builder
-	if e.Path != "" {
-		b.WriteString(e.Path)
-	}
 	switch {
-	case e.Type != "" && e.Line > 0:
-		fmt.Fprintf(&b, " (%s, line %d)", e.Type, e.Line)
-	case e.Type != "":
-		fmt.Fprintf(&b, " (%s)", e.Type)
-	case e.Line > 0:
-		fmt.Fprintf(&b, " (line %d)", e.Line)
-	}
-	if b.Len() > 0 {
+	case e.Path != "":
+		b.WriteString(e.Path)
 		b.WriteString(": ")
+	case e.Line > 0 && e.Type == "":
+		fmt.Fprintf(&b, "line %d: ", e.Line)
 	}
 	b.WriteString(e.Msg)
+	switch {
+	case e.Type != "" && e.Line > 0:
+		fmt.Fprintf(&b, " [%s, line %d]", e.Type, e.Line)
+	case e.Type != "":
+		fmt.Fprintf(&b, " [%s]", e.Type)
+	case e.Line > 0 && e.Path != "":
+		fmt.Fprintf(&b, " [line %d]", e.Line)
+	}
 	return b.String()
 }
 

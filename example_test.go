@@ -59,7 +59,7 @@ func ExampleParseJSON() {
 	_, err = arbor.Compile(doc, arbor.NewRegistry())
 	fmt.Println(err)
 	// Output:
-	// trees.Guard.children[1] (Wiat, line 7): unknown node type "Wiat" (did you mean "Wait"?)
+	// trees.Guard.children[1]: unknown node type "Wiat" (did you mean "Wait"?) [Wiat, line 7]
 }
 
 // MoveTo is an action: its exported fields are parameters read from the

@@ -166,7 +166,11 @@ func decodeDocumentDepth(v *rawdoc.Value, maxDepth int) (*Document, error) {
 func (d *nodeDecoder) node(v *rawdoc.Value, path string, depth int) *Node {
 	el := d.el
 	if depth > d.maxDepth {
-		el.add(path, "", v.Line, "node nesting depth over the limit of %d", d.maxDepth)
+		typ := ""
+		if t := v.Get("type"); t != nil && t.Kind == rawdoc.String {
+			typ = t.Str
+		}
+		el.add(path, typ, v.Line, "node nesting depth over the limit of %d", d.maxDepth)
 		return nil
 	}
 	if v.Kind != rawdoc.Object {

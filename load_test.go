@@ -615,6 +615,8 @@ func TestLoadLimits(t *testing.T) {
 		}
 		if _, err := arbor.Compile(doc, nil, arbor.CompileOptions{MaxNodes: 4}); err == nil {
 			t.Fatal("5 nodes with a limit of 4: compiled")
+		} else if want := "trees.main: the tree has 5 nodes after subtree inlining, over the limit of 4 [Sequence]"; err.Error() != want {
+			t.Fatalf("5 nodes with a limit of 4: %v, want %s", err, want)
 		}
 	})
 	t.Run("exponential subtree inlining hits the default limit of 100,000 nodes", func(t *testing.T) {
@@ -1043,7 +1045,7 @@ func TestBareNodeDuplicateKeyReportedOnce(t *testing.T) {
 		}
 		_, err := parse([]byte(src.data))
 		var le arbor.LoadErrors
-		if !errors.As(err, &le) || len(le) != 1 || !strings.Contains(le[0].Error(), "trees.root (Sequence") {
+		if !errors.As(err, &le) || len(le) != 1 || !strings.Contains(le[0].Error(), "trees.root: duplicate key \"type\" [Sequence") {
 			t.Errorf("%q: %v", src.data, err)
 		}
 	}

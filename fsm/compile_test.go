@@ -188,7 +188,7 @@ func TestCompileErrors(t *testing.T) {
 			m.State("A").RunTree("Fight")
 			return m
 		}, []fsm.CompileOption{fsm.WithTrees(&arbor.Document{Trees: map[string]*arbor.Node{"Fight": arbor.Leaf("Atack")}}, nil)}, []string{
-			`trees: compile the trees run by states: trees.Fight (Atack): unknown node type "Atack"`,
+			`trees: compile the trees run by states: trees.Fight: unknown node type "Atack"`,
 		}},
 	}
 	for _, tt := range tests {

@@ -19,14 +19,17 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Path)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, " (line %d)", e.Line)
-	}
-	if b.Len() > 0 {
+	switch {
+	case e.Path != "":
+		b.WriteString(e.Path)
 		b.WriteString(": ")
+	case e.Line > 0:
+		fmt.Fprintf(&b, "line %d: ", e.Line)
 	}
 	b.WriteString(e.Msg)
+	if e.Line > 0 && e.Path != "" {
+		fmt.Fprintf(&b, " [line %d]", e.Line)
+	}
 	return b.String()
 }
 

@@ -232,10 +232,10 @@ func TestFSMNodeErrors(t *testing.T) {
 		arbor.Leaf("FSM", "machine", "Door", "speed", 2),
 	)}}, reg)
 	for _, want := range []string{
-		`trees.main.children[0] (FSM): parameter "machine": unknown machine "Dor" (machines: Door, Job) (did you mean "Door"?)`,
-		`trees.main.children[1] (FSM): parameter "machine": missing required parameter (one of Door, Job)`,
-		`trees.main.children[2] (FSM): parameter "machine": want a machine name (a string), got 3`,
-		`trees.main.children[3] (FSM): unknown parameter "speed"`,
+		`trees.main.children[0]: parameter "machine": unknown machine "Dor" (machines: Door, Job) (did you mean "Door"?)`,
+		`trees.main.children[1]: parameter "machine": missing required parameter (one of Door, Job)`,
+		`trees.main.children[2]: parameter "machine": want a machine name (a string), got 3`,
+		`trees.main.children[3]: unknown parameter "speed"`,
 	} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("compile error does not contain %q:\n%v", want, err)

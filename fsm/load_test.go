@@ -201,23 +201,23 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{"not an object", "- 1\n", []string{"a document must be an object, got a list"}},
 		{"syntax", "fsm: [\n", []string{"did not find expected node content"}},
-		{"no fsm section", "format: arbor/1\n", []string{"fsm (line 1): the document has no fsm section"}},
+		{"no fsm section", "format: arbor/1\n", []string{"fsm: the document has no fsm section (machine name → machine) [line 1]"}},
 		{"document keys", "format: arbor/2\nmain: X\ntres: {}\nfsm: {}\nfsm: {}\n", []string{
-			`format (line 1): unsupported format "arbor/2"`,
-			"main (line 2): main names the tree to run, but the document has no trees",
-			`tres (line 3): unknown document key "tres" (did you mean "trees"?)`,
-			`fsm (line 5): duplicate key "fsm"`,
-			"fsm (line 4): the fsm section has no machines",
+			`format: unsupported format "arbor/2" (this version reads "arbor/1") [line 1]`,
+			"main: main names the tree to run, but the document has no trees [line 2]",
+			`tres: unknown document key "tres" (did you mean "trees"?) [line 3]`,
+			`fsm: duplicate key "fsm" [line 5]`,
+			"fsm: the fsm section has no machines [line 4]",
 		}},
 		{"tree errors come from the tree loader", "trees:\n  T: { typ: Wait }\nfsm:\n  M: { initial: A, states: { A: {} } }\n", []string{
-			`trees.T (line 2): missing node type`,
+			`trees.T: missing node type (the "type" key) [line 2]`,
 		}},
 		{"machine keys", "fsm:\n  M:\n    initail: A\n    states: []\n  N: 3\n", []string{
-			`fsm.M (line 3): unknown machine key "initail" (did you mean "initial"?)`,
-			"fsm.M.states (line 4): states must be an object of state name → state, got an empty list",
-			"fsm.N (line 5): a machine must be an object, got the number 3",
+			`fsm.M: unknown machine key "initail" (did you mean "initial"?) [line 3]`,
+			"fsm.M.states: states must be an object of state name → state, got an empty list [line 4]",
+			"fsm.N: a machine must be an object, got the number 3 [line 5]",
 		}},
-		{"no states", "fsm:\n  M: { initial: A }\n", []string{"fsm.M (line 2): the machine has no states"}},
+		{"no states", "fsm:\n  M: { initial: A }\n", []string{"fsm.M: the machine has no states [line 2]"}},
 		{"state keys", `
 fsm:
   M:
@@ -233,14 +233,14 @@ fsm:
       B: 4
       A: {}
 `, []string{
-			`fsm.M.states.A (line 7): unknown state key "enterr" (did you mean "enter"?)`,
-			"fsm.M.states.A (line 8): initial belongs to a state's own machine: give the state states too",
-			`fsm.M.states.A (line 9): final must be true, false, "success" or "failure", got "maybe"`,
-			`fsm.M.states.A (line 10): tree must be a non-empty string, got ""`,
-			"fsm.M.states.A.update[0] (line 11): a callback is a name or {set: {...}}, got a list",
-			"fsm.M.states.A.exit (line 12): a callback is a name, {set: {...}} or a list of those, got the number 3",
-			"fsm.M.states.B (line 13): a state must be an object, got the number 4",
-			`fsm.M.states.A (line 14): duplicate key "A": two states have the same name`,
+			`fsm.M.states.A: unknown state key "enterr" (did you mean "enter"?) [line 7]`,
+			"fsm.M.states.A: initial belongs to a state's own machine: give the state states too [line 8]",
+			`fsm.M.states.A: final must be true, false, "success" or "failure", got "maybe" [line 9]`,
+			`fsm.M.states.A: tree must be a non-empty string, got "" [line 10]`,
+			"fsm.M.states.A.update[0]: a callback is a name or {set: {...}}, got a list [line 11]",
+			"fsm.M.states.A.exit: a callback is a name, {set: {...}} or a list of those, got the number 3 [line 12]",
+			"fsm.M.states.B: a state must be an object, got the number 4 [line 13]",
+			`fsm.M.states.A: duplicate key "A": two states have the same name [line 14]`,
 		}},
 		{"callbacks", `
 fsm:
@@ -250,10 +250,10 @@ fsm:
       A:
         enter: [ "", { set: 1 }, { sett: {} }, { set: { a: 1, a: 2 } } ]
 `, []string{
-			"fsm.M.states.A.enter[0] (line 7): empty callback name",
-			"fsm.M.states.A.enter[1].set (line 7): set must be an object of key → value, got the number 1",
-			"fsm.M.states.A.enter[2] (line 7): a callback object is {set: {key: value, ...}} (blackboard writes), got keys sett",
-			`fsm.M.states.A.enter[3].set (line 7): duplicate key "a"`,
+			"fsm.M.states.A.enter[0]: empty callback name [line 7]",
+			"fsm.M.states.A.enter[1].set: set must be an object of key → value, got the number 1 [line 7]",
+			"fsm.M.states.A.enter[2]: a callback object is {set: {key: value, ...}} (blackboard writes), got keys sett [line 7]",
+			`fsm.M.states.A.enter[3].set: duplicate key "a" [line 7]`,
 		}},
 		{"transitions", `
 fsm:
@@ -266,10 +266,10 @@ fsm:
           - B
           - { when: done, goto: A }
 `, []string{
-			"fsm.M.any (line 5): any must be a list of transitions, got an object",
-			"fsm.M.states.A.transitions[0] (line 9): a transition must be an object ({to: State, when: ...}), got \"B\"",
-			`fsm.M.states.A.transitions[1] (line 10): unknown transition key "goto"`,
-			"fsm.M.states.A.transitions[1] (line 10): a transition needs a target state (to)",
+			"fsm.M.any: any must be a list of transitions, got an object [line 5]",
+			"fsm.M.states.A.transitions[0]: a transition must be an object ({to: State, when: ...}), got \"B\" [line 9]",
+			`fsm.M.states.A.transitions[1]: unknown transition key "goto" [line 10]`,
+			"fsm.M.states.A.transitions[1]: a transition needs a target state (to) [line 10]",
 		}},
 		{"conditions", `
 fsm:
@@ -291,18 +291,18 @@ fsm:
           - { to: A, when: {} }
           - { to: A, when: { not: [] } }
 `, []string{
-			"transitions[0].when (line 8): a condition has one form, got both key and after",
-			`transitions[1].when (line 9): unknown condition key "kye" (did you mean "key"?)`,
-			"transitions[2].when.and (line 10): want a non-empty list of conditions, got an empty list",
-			`transitions[3].when.or (line 11): want a non-empty list of conditions, got "x"`,
-			"transitions[4].when (line 12): after must be a number of milliseconds ≥ 0, got the number -1",
-			`transitions[5].when (line 13): tree must be success, failure or running, got "done"`,
-			"transitions[6].when (line 14): a condition is a check {key, op, value}",
-			"transitions[7].when (line 15): empty condition name",
-			"transitions[8].when (line 16): a check needs a key (a string)",
-			"transitions[9].when (line 17): a check needs an op (a string: ==, !=, <, <=, >, >=, exists, missing)",
-			"transitions[10].when (line 18): empty condition",
-			"transitions[11].when.not (line 19): want a non-empty list of conditions, got an empty list",
+			"transitions[0].when: a condition has one form, got both key and after (combine conditions with and/or) [line 8]",
+			`transitions[1].when: unknown condition key "kye" (did you mean "key"?) [line 9]`,
+			"transitions[2].when.and: want a non-empty list of conditions, got an empty list [line 10]",
+			`transitions[3].when.or: want a non-empty list of conditions, got "x" [line 11]`,
+			"transitions[4].when: after must be a number of milliseconds ≥ 0, got the number -1 [line 12]",
+			`transitions[5].when: tree must be success, failure or running, got "done" [line 13]`,
+			"transitions[6].when: a condition is a check {key, op, value}, a list, {and|or|not|after|tree: ...}, \"done\" or a condition name, got the number 3 [line 14]",
+			"transitions[7].when: empty condition name [line 15]",
+			"transitions[8].when: a check needs a key (a string) [line 16]",
+			"transitions[9].when: a check needs an op (a string: ==, !=, <, <=, >, >=, exists, missing) [line 17]",
+			"transitions[10].when: empty condition [line 18]",
+			"transitions[11].when.not: want a non-empty list of conditions, got an empty list [line 19]",
 		}},
 	}
 	for _, tt := range tests {
@@ -340,9 +340,9 @@ fsm:
 	}
 	_, err = doc.Compile("M", nil)
 	for _, w := range []string{
-		`fsm.M.states.Calm.transitions[0] (line 8): unknown target state "Alret": not a state of this machine (Calm)`,
-		"fsm.M.states.Calm.transitions[1].when (line 9): done: state Calm has no machine of its own to finish",
-		`fsm.M.states.Calm.enter[0] (line 10): unknown callback "roar"`,
+		`fsm.M.states.Calm.transitions[0]: unknown target state "Alret": not a state of this machine (Calm) [line 8]`,
+		"fsm.M.states.Calm.transitions[1].when: done: state Calm has no machine of its own to finish [line 9]",
+		`fsm.M.states.Calm.enter[0]: unknown callback "roar" (give it to Compile with WithFuncs) [line 10]`,
 	} {
 		if err == nil || !strings.Contains(err.Error(), w) {
 			t.Errorf("error does not contain %q:\n%v", w, err)

@@ -84,15 +84,15 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 		want   []string
 	}{
 		{[]string{"validate", bad}, true, []string{
-			bad + `: trees.root.children[0] (Wiat, line 3): unknown node type "Wiat"`,
-			bad + ": trees.root.children[1] (Inverter, line 4): wrong number of children"}},
-		{[]string{"run", bad}, false, []string{bad + `: trees.root.children[0] (Wiat, line 3)`, bad + ": trees.root.children[1] (Inverter, line 4)"}},
-		{[]string{"validate", notTree}, true, []string{"load " + notTree + `: scenarios (line 1): unknown document key "scenarios"`, "load " + notTree + ": trees (line 1)"}},
-		{[]string{"run", notTree}, false, []string{"load " + notTree + `: scenarios (line 1)`}},
-		{[]string{"render", notTree}, false, []string{"load " + notTree + `: scenarios (line 1)`}},
-		{[]string{"convert", notTree, filepath.Join(dir, "out.xml")}, false, []string{"load " + notTree + `: scenarios (line 1)`}},
-		{[]string{"serve", "-addr", "127.0.0.1:0", bad}, false, []string{bad + ": trees.root.children[1] (Inverter, line 4)"}},
-		{[]string{"demo", "-headless", "-trees", trees}, false, []string{`villager.yaml: trees.root (Sequense, line 1): unknown node type "Sequense"`}},
+			bad + `: trees.root.children[0]: unknown node type "Wiat" (did you mean "Wait"?) [Wiat, line 3]`,
+			bad + ": trees.root.children[1]: wrong number of children: has 0, a decorator needs exactly one child [Inverter, line 4]"}},
+		{[]string{"run", bad}, false, []string{bad + `: trees.root.children[0]: unknown node type "Wiat"`, "[Wiat, line 3]", bad + ": trees.root.children[1]: wrong number of children", "[Inverter, line 4]"}},
+		{[]string{"validate", notTree}, true, []string{"load " + notTree + `: scenarios: unknown document key "scenarios"`, "load " + notTree + ": trees: the document has no trees"}},
+		{[]string{"run", notTree}, false, []string{"load " + notTree + `: scenarios: unknown document key "scenarios" [line 1]`}},
+		{[]string{"render", notTree}, false, []string{"load " + notTree + `: scenarios: unknown document key "scenarios" [line 1]`}},
+		{[]string{"convert", notTree, filepath.Join(dir, "out.xml")}, false, []string{"load " + notTree + `: scenarios: unknown document key "scenarios" [line 1]`}},
+		{[]string{"serve", "-addr", "127.0.0.1:0", bad}, false, []string{bad + ": trees.root.children[1]: wrong number of children: has 0, a decorator needs exactly one child [Inverter, line 4]"}},
+		{[]string{"demo", "-headless", "-trees", trees}, false, []string{`villager.yaml: trees.root: unknown node type "Sequense" (did you mean "Sequence"?) [Sequense, line 1]`}},
 	} {
 		out, errOut, code := runCLI(t, tc.args...)
 		got := errOut
@@ -127,7 +127,7 @@ func TestMocksDoNotHideTypos(t *testing.T) {
 		stdout string
 		stderr string
 	}{
-		{[]string{"run", "-allow-unknown", composite}, 1, "", composite + ": trees.root (Sequense, line 1): " + unknown},
+		{[]string{"run", "-allow-unknown", composite}, 1, "", composite + ": trees.root: " + unknown},
 		{[]string{"validate", "-allow-unknown", composite}, 1, unknown, ""},
 		{[]string{"serve", "-addr", "127.0.0.1:0", composite}, 1, "", unknown},
 		{[]string{"run", "-allow-unknown", "-ticks", "1", leaf}, 0, "tick 1 (t=100ms): success", "arbor run: warning: " + leaf + ": " + typo},

@@ -95,7 +95,7 @@ func TestValidateCommand(t *testing.T) {
 		t.Errorf("good file: code %d, output %q", code, out)
 	}
 	out, _, code = runCLI(t, "validate", bad)
-	if code != 1 || !strings.Contains(out, "trees.root.children[0] (Inverter, line 1)") || !strings.Contains(out, `unknown node type "Atack"`) {
+	if code != 1 || !strings.Contains(out, "trees.root.children[0]: wrong number of children: has 0, a decorator needs exactly one child [Inverter, line 1]") || !strings.Contains(out, `unknown node type "Atack"`) {
 		t.Errorf("bad file: code %d, output %q", code, out)
 	}
 	if strings.Count(out, "\n") != 2 {

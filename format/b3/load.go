@@ -375,7 +375,7 @@ func (d *decoder) tree(t *treeSpec) *arbor.Node {
 	if root == "" {
 		return nil
 	}
-	return d.node(root, path, r.Line, 0)
+	return d.node(root, path, r.Line, 1)
 }
 
 var placeholder = regexp.MustCompile(`<\w+>`)
@@ -388,7 +388,8 @@ func (d *decoder) node(id, path string, refLine, depth int) *arbor.Node {
 		return nil
 	}
 	if depth > conv.MaxDepth {
-		d.el.Add(path, "", spec.Line, "nodes nested deeper than %d", conv.MaxDepth)
+		typ, _ := str(spec.Get("name"))
+		d.el.Add(path, typ, spec.Line, "nodes nested deeper than %d", conv.MaxDepth)
 		return nil
 	}
 	if d.visited[id] {

@@ -117,12 +117,12 @@ func TestLoadErrors(t *testing.T) {
 		{"shared child", tree("a", `"a": {"name": "MemSequence", "children": ["b", "b"]}`, `"b": {"name": "Runner"}`), []string{"trees.T.children[1]", "reached twice"}},
 		{"child and children", tree("a", `"a": {"name": "Inverter", "child": "b", "children": ["b"]}`, `"b": {"name": "Runner"}`), []string{"both child and children"}},
 		{"children not a list", tree("a", `"a": {"name": "MemSequence", "children": "b"}`), []string{"children must be a list of node ids"}},
-		{"bad property", tree("a", `"a": {"name": "Limiter", "properties": {"maxLoop": true}, "child": "b"}`, `"b": {"name": "Runner"}`), []string{"(Limiter", "property maxLoop: want a number, got true"}},
+		{"bad property", tree("a", `"a": {"name": "Limiter", "properties": {"maxLoop": true}, "child": "b"}`, `"b": {"name": "Runner"}`), []string{"[Limiter, line 1]", "property maxLoop: want a number, got true"}},
 		{"properties not an object", tree("a", `"a": {"name": "Runner", "properties": [1]}`), []string{"properties must be an object"}},
 		{"title not a string", tree("a", `"a": {"name": "Runner", "title": 3}`), []string{"title must be a string"}},
 		{"ticks and milliseconds", tree("a", `"a": {"name": "Wait", "properties": {"ticks": 1, "milliseconds": 5}}`), []string{"both ticks and milliseconds"}},
 		{"bad abort", tree("a", `"a": {"name": "MemSequence", "properties": {"abort": "up"}, "children": ["b"]}`, `"b": {"name": "Runner"}`), []string{"property abort must be none, self, lower or both"}},
-		{"guard names no tree", tree("a", `"a": {"name": "Runner", "properties": {"guard": "nope"}}`), []string{"trees.T (Running", `guard names a missing tree "nope"`}},
+		{"guard names no tree", tree("a", `"a": {"name": "Runner", "properties": {"guard": "nope"}}`), []string{"trees.T: guard names", `guard names a missing tree "nope"`}},
 		{"guard cycle", `{"scope": "project", "selectedTree": "a", "trees": [
 			{"id": "a", "title": "A", "root": "x", "nodes": {"x": {"name": "Runner", "properties": {"guard": "b"}}}},
 			{"id": "b", "title": "B", "root": "y", "nodes": {"y": {"name": "Succeeder", "properties": {"guard": "b"}}}}]}`, []string{"guard cycle"}},
@@ -156,7 +156,7 @@ func TestCompileErrorsHaveLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = arbor.Compile(doc, nil)
-	if err == nil || !strings.Contains(err.Error(), `trees.root.children[0] (Atack, line 3): unknown node type "Atack"`) {
+	if err == nil || !strings.Contains(err.Error(), `trees.root.children[0]: unknown node type "Atack" [Atack, line 3]`) {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -123,7 +123,7 @@ func TestLoadErrors(t *testing.T) {
 		{"missing main", `<root BTCPP_format="4" main_tree_to_execute="X"><BehaviorTree ID="A"><A/></BehaviorTree></root>`, []string{`main_tree_to_execute names a missing tree "X"`}},
 		{"explicit form without ID", doc(`<Action name="x"/>`), []string{"<Action> needs an ID attribute"}},
 		{"text in a node", doc(`<Sequence>hello<A/></Sequence>`), []string{"unexpected text inside <Sequence>"}},
-		{"_skipIf", doc(`<A _skipIf="x"/>`), []string{"trees.M (A, line 1)", "scripting attribute _skipIf"}},
+		{"_skipIf", doc(`<A _skipIf="x"/>`), []string{"[A, line 1]", "scripting attribute _skipIf"}},
 		{"_successIf", doc(`<A _successIf="x"/>`), []string{"scripting attribute _successIf"}},
 		{"_failureIf", doc(`<A _failureIf="x"/>`), []string{"scripting attribute _failureIf"}},
 		{"_while", doc(`<A _while="x"/>`), []string{"scripting attribute _while"}},
@@ -167,7 +167,7 @@ func TestLoadErrors(t *testing.T) {
 		{"includes refused", `<root BTCPP_format="4"><include path="x.xml"/></root>`, []string{`<include path="x.xml"> is not allowed here`}},
 		{"include ros_pkg", `<root BTCPP_format="4"><include ros_pkg="pkg" path="x.xml"/></root>`, []string{"<include ros_pkg> is not supported"}},
 		{"include without path", `<root BTCPP_format="4"><include/></root>`, []string{"<include> needs a path attribute"}},
-		{"too deep", doc(deep), []string{"elements nested deeper than 256"}},
+		{"too deep", doc(deep), []string{"nodes nested deeper than 256"}},
 		{"too big", doc(`<A name="` + strings.Repeat("x", 16<<20) + `"/>`), []string{"over the limit"}},
 	}
 	for _, c := range cases {
@@ -192,7 +192,7 @@ func TestCompileErrorsHaveLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = arbor.Compile(d, formattest.RegistryFor(t, d))
-	if err == nil || !strings.Contains(err.Error(), "trees.M.children[0] (Inverter, line 4): wrong number of children") {
+	if err == nil || !strings.Contains(err.Error(), "trees.M.children[0]: wrong number of children: has 2, a decorator needs exactly one child [Inverter, line 4]") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -243,15 +243,15 @@ func TestIncludes(t *testing.T) {
 		{map[string]string{"c1.xml": `<root BTCPP_format="4" main_tree_to_execute="A"><include path="c2.xml"/><BehaviorTree ID="A"><AlwaysSuccess/></BehaviorTree></root>`,
 			"c2.xml": `<root BTCPP_format="4"><include path="c3.xml"/></root>`,
 			"c3.xml": `<root BTCPP_format="4"><include path="./c1.xml"/></root>`},
-			[]string{"c3.xml (line 1): include cycle: c1.xml → c2.xml → c3.xml → c1.xml"}},
+			[]string{"c3.xml: include cycle: c1.xml → c2.xml → c3.xml → c1.xml [line 1]"}},
 		{map[string]string{"c1.xml": `<root BTCPP_format="4"><include path="self.xml"/></root>`,
 			"self.xml": `<root BTCPP_format="4"><include path="self.xml"/></root>`},
 			[]string{"include cycle: self.xml → self.xml"}},
 		{map[string]string{"c1.xml": `<root BTCPP_format="4"><include path="missing.xml"/></root>`},
-			[]string{"c1.xml (line 1): include missing.xml"}},
+			[]string{"c1.xml: include missing.xml"}},
 		{map[string]string{"c1.xml": `<root BTCPP_format="4" main_tree_to_execute="A"><include path="bad.xml"/><BehaviorTree ID="A"><AlwaysSuccess/></BehaviorTree></root>`,
 			"bad.xml": "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"B\">\n<Sequence>\n<A _while=\"x\"/></Sequence></BehaviorTree></root>"},
-			[]string{"trees.B.children[0] (A, line 4): unsupported BT.CPP feature: scripting attribute _while [in bad.xml]"}},
+			[]string{"trees.B.children[0]: unsupported BT.CPP feature: scripting attribute _while [in bad.xml]"}},
 		{map[string]string{"c1.xml": `<root BTCPP_format="4"><include path="broken.xml"/></root>`,
 			"broken.xml": "<root BTCPP_format=\"4\">\n<oops</root>"},
 			[]string{"included file broken.xml: line 2: XML syntax error"}},

@@ -47,8 +47,9 @@ func (l lineIndex) line(off int64) int {
 }
 
 // parseXML reads one XML document into elements. It refuses DTDs, text
-// outside the root element, a second root element and nesting deeper than
-// maxDepth; errors carry line numbers.
+// outside the root element, a second root element and tree nodes nested
+// deeper than maxDepth (elements deeper than maxDepth+2: <root> and
+// <BehaviorTree> hold the nodes); errors carry line numbers.
 func parseXML(data []byte, maxDepth int) (root *element, err error) {
 	defer func() {
 		// encoding/xml is not expected to panic, but the input is untrusted.
@@ -86,8 +87,8 @@ func parseXML(data []byte, maxDepth int) (root *element, err error) {
 			if len(stack) == 0 && root != nil {
 				return nil, fmt.Errorf("line %d: a second top-level element <%s> (the document has one <root>)", line, t.Name.Local)
 			}
-			if len(stack) >= maxDepth {
-				return nil, fmt.Errorf("line %d: elements nested deeper than %d", line, maxDepth)
+			if len(stack) >= maxDepth+2 {
+				return nil, fmt.Errorf("line %d: <%s>: nodes nested deeper than %d", line, t.Name.Local, maxDepth)
 			}
 			e := &element{name: t.Name.Local, attrs: t.Attr, line: line}
 			if len(stack) == 0 {

@@ -136,7 +136,7 @@ func TestBrowserDemo(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/")); err != nil {
 		t.Fatal(err)
 	}
-	bt.Wait(t, ctx, "world legend", `document.querySelectorAll('#acts li').length === 8`, 20*time.Second)
+	bt.Wait(t, ctx, "world legend", `document.querySelectorAll('#acts li').length === 9`, 20*time.Second)
 	bt.Wait(t, ctx, "villagers counted",
 		`Array.from(document.querySelectorAll('#acts .n')).reduce((s, e) => s + Number(e.textContent), 0) === 200`, 10*time.Second)
 	// Let the villagers spread over the zones before the picture.

@@ -260,7 +260,8 @@ func Register(reg *arbor.Registry) error {
 		{ActDrinkWater, needs{-2, 10, 2, 1, -2}, func(n needs) bool { return n.Food <= 15 || n.Water >= 80 || n.Money <= 5 }},
 		{ActHaveRest, needs{-1, -1, 10, 1, -1}, func(n needs) bool { return n.Food <= 10 || n.Water <= 10 || n.Energy >= 80 || n.Money <= 5 }},
 		{ActWork, needs{-2, -2, -2, -10, 20}, func(n needs) bool { return n.Food <= 20 || n.Water <= 20 || n.Energy <= 20 || n.Mood <= 35 }},
-		{ActOddJob, needs{0, 0, 0, -2, 10}, func(n needs) bool { return n.Money >= 25 }},
+		{ActOddJob, needs{0, 0, 0, -1, 20}, func(n needs) bool { return n.Money >= 60 }},
+		{ActForage, needs{5, 10, 0, 0, 0}, func(n needs) bool { return n.Food >= 40 && n.Water >= 40 }},
 	}
 	for i := range acts {
 		x := &acts[i]

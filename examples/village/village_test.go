@@ -93,6 +93,38 @@ func TestSpecTimeline(t *testing.T) {
 	}
 }
 
+// TestHourWithoutDeathOrSpin runs an hour of village time without
+// monsters (village.md: "no death and no spin within 3600 s"): no
+// villager dies, and none goes more than 30 s without an activity (the
+// spin of village.md's tree: an instant work branch, one iteration per
+// tick, forever).
+func TestHourWithoutDeathOrSpin(t *testing.T) {
+	v, m := loadTrees(t)
+	for _, cfg := range []Config{
+		{Villagers: 1, Monsters: -1, Uniform: true},
+		{Villagers: 40, Monsters: -1, Seed: 7},
+	} {
+		w := New(cfg, v, m)
+		tk := Plain(w.Manager())
+		idle := make([]int, len(w.Villagers)) // ticks since the last activity
+		for i := 0; i < 20*3600; i++ {
+			w.Step(tk)
+			for j, vi := range w.Villagers {
+				if idle[j]++; vi.Act >= ActHaveFun {
+					idle[j] = 0
+				}
+				if idle[j] > 20*30 {
+					t.Fatalf("%+v: villager %d has had no activity for 30 s at %d s (%s, needs %v)", cfg, j, i/20, ActivityNames[vi.Act], readNeeds(vi.agent.Blackboard()))
+				}
+			}
+		}
+		sum := w.Summary(0)
+		if sum.Deaths != 0 {
+			t.Errorf("%+v: %d deaths in an hour: %+v", cfg, sum.Deaths, sum.Started)
+		}
+	}
+}
+
 func TestLoadTreesErrors(t *testing.T) {
 	good, err := os.ReadFile("monster.yaml")
 	if err != nil {

@@ -105,11 +105,12 @@ const (
 	ActHaveRest
 	ActWork
 	ActOddJob
+	ActForage
 	numActs
 )
 
 // ActivityNames names the activities by index.
-var ActivityNames = [numActs]string{"thinking", "walking", "HaveFun", "EatFood", "DrinkWater", "HaveRest", "Work", "OddJob"}
+var ActivityNames = [numActs]string{"thinking", "walking", "HaveFun", "EatFood", "DrinkWater", "HaveRest", "Work", "OddJob", "Forage"}
 
 // Villager is the owner object of a villager agent.
 type Villager struct {

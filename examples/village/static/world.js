@@ -4,7 +4,7 @@
 (() => {
   const COLOURS = {
     thinking: '#b0bec5', walking: '#78909c', HaveFun: '#66bb6a', EatFood: '#ef5350',
-    DrinkWater: '#29b6f6', HaveRest: '#fafafa', Work: '#fdd835', OddJob: '#ff8a65',
+    DrinkWater: '#29b6f6', HaveRest: '#fafafa', Work: '#fdd835', OddJob: '#ff8a65', Forage: '#a1887f',
   };
   const MODE_COLOURS = { patrol: '#ab47bc', chase: '#e040fb', attack: '#ff1744', flee: '#4db6ac' };
   const LAIR_COLOUR = '#141a17';

@@ -2,6 +2,7 @@ package arbor_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -240,6 +241,43 @@ func TestNamedScalarTypes(t *testing.T) {
 	}
 	if v, err := arbor.NewKey[team]("team").Get(a.Blackboard()); err != nil || v != "red" {
 		t.Fatalf("Key[team].Get = %v, %v", v, err)
+	}
+}
+
+type level uint8
+type ratio float32
+type offset int16
+type flag bool
+
+// roundTrip writes v through a Key[T] and reads it back.
+func roundTrip[T comparable](t *testing.T, v T) {
+	t.Helper()
+	bb := arbor.NewAgent(mustCompile(t, nil, arbor.AlwaysSuccess())).Blackboard()
+	k := arbor.NewKey[T]("v")
+	k.Set(bb, v)
+	if got, err := k.Get(bb); err != nil || got != v {
+		t.Errorf("Key[%T]: wrote %v, read %v, %v", v, v, got, err)
+	}
+}
+
+// Every named type of a scalar kind reads back what it wrote, and an
+// integer handle refuses numbers it cannot hold exactly.
+func TestNamedNumericKeys(t *testing.T) {
+	roundTrip(t, 2*time.Second)
+	roundTrip(t, level(200))
+	roundTrip(t, ratio(0.5))
+	roundTrip(t, offset(-300))
+	roundTrip(t, flag(true))
+	roundTrip(t, uint(1<<40))
+	roundTrip(t, uintptr(7))
+	bb := arbor.NewAgent(mustCompile(t, nil, arbor.AlwaysSuccess())).Blackboard()
+	bb.Set("big", 300)
+	if v, err := arbor.NewKey[level]("big").Get(bb); !errors.As(err, new(*arbor.TypeError)) {
+		t.Errorf("Key[level] of 300 = %v, %v; want a TypeError", v, err)
+	}
+	bb.Set("third", 1.0/3)
+	if v, err := arbor.NewKey[ratio]("third").Get(bb); !errors.As(err, new(*arbor.TypeError)) {
+		t.Errorf("Key[ratio] of 1/3 = %v, %v; want a TypeError (not exact in float32)", v, err)
 	}
 }
 

@@ -326,6 +326,47 @@ func convertTo[T any](v Value, out *T) bool {
 				return true
 			}
 		}
+		// Named types of the kinds above (time.Duration, type HP float64).
+		return setKind(reflect.ValueOf(out).Elem(), v)
+	}
+	return false
+}
+
+// setKind stores v in fv, a settable value of a boolean, string, integer
+// or float kind (a named type, say), when v has that kind and, for
+// numbers, fits exactly. It reports whether it did.
+func setKind(fv reflect.Value, v Value) bool {
+	switch fv.Kind() {
+	case reflect.String:
+		if s, ok := v.Str(); ok {
+			fv.SetString(s)
+			return true
+		}
+	case reflect.Bool:
+		if b, ok := v.Bool(); ok {
+			fv.SetBool(b)
+			return true
+		}
+	case reflect.Float64:
+		if f, ok := v.Number(); ok {
+			fv.SetFloat(f)
+			return true
+		}
+	case reflect.Float32:
+		if f, ok := v.Number(); ok && float64(float32(f)) == f {
+			fv.SetFloat(f)
+			return true
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if f, ok := v.Number(); ok && exactInt(f, math.MinInt64, math.MaxInt64) && !fv.OverflowInt(int64(f)) {
+			fv.SetInt(int64(f))
+			return true
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if f, ok := v.Number(); ok && exactInt(f, 0, math.MaxUint64) && !fv.OverflowUint(uint64(f)) {
+			fv.SetUint(uint64(f))
+			return true
+		}
 	}
 	return false
 }

@@ -3,6 +3,7 @@ package arbor_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -1361,6 +1362,8 @@ func TestRegisterRejectsMistypedCallbacks(t *testing.T) {
 type durParams struct {
 	Every arbor.Param[time.Duration] `arbor:"every"`
 	Count arbor.Param[int]           `arbor:"count,default=1"`
+	Level arbor.Param[level]         `arbor:"level"`
+	Ratio arbor.Param[ratio]         `arbor:"ratio"`
 }
 
 var gotEvery time.Duration
@@ -1376,7 +1379,8 @@ func TestParamDurationIsMilliseconds(t *testing.T) {
 	if err := arbor.RegisterAction[durParams, struct{}](reg, "Every"); err != nil {
 		t.Fatal(err)
 	}
-	tree := mustCompile(t, reg, arbor.Leaf("Every", "every", 300))
+	// Named types of scalar kinds take literals of their kind.
+	tree := mustCompile(t, reg, arbor.Leaf("Every", "every", 300, "level", 4, "ratio", 0.5))
 	arbor.NewAgent(tree).Tick(time.Second)
 	if gotEvery != 300*time.Millisecond {
 		t.Errorf("every: 300 read as %v, want 300ms", gotEvery)
@@ -1388,6 +1392,11 @@ func TestParamDurationIsMilliseconds(t *testing.T) {
 		{arbor.Leaf("Every", "every", -1), "want a duration in milliseconds"},
 		{arbor.Leaf("Every", "every", "soon"), "want a duration in milliseconds"},
 		{arbor.Leaf("Every", "every", 1, "count", "x"), "want an int or a {key} reference"},
+		{arbor.Leaf("Every", "every", 1e13), "want a duration in milliseconds"},
+		{arbor.Leaf("Every", "every", math.NaN()), "want a duration in milliseconds"},
+		{arbor.Leaf("Every", "every", math.Inf(1)), "want a duration in milliseconds"},
+		{arbor.Leaf("Every", "every", 1, "level", 300), "want an arbor_test.level or a {key} reference"},
+		{arbor.Leaf("Every", "every", 1, "ratio", 0.1), "want an arbor_test.ratio or a {key} reference"},
 	} {
 		_, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": tt.leaf}}, reg)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

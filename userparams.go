@@ -3,6 +3,7 @@ package arbor
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"time"
@@ -58,11 +59,11 @@ func (p *Param[T]) setParam(raw any) error {
 	var v T
 	if d, ok := any(&v).(*time.Duration); ok {
 		// As duration fields: a literal number of milliseconds.
-		f, isNum := ValueOf(raw).Number()
-		if !isNum || f < 0 {
+		ms, ok := msDuration(raw)
+		if !ok {
 			return fmt.Errorf("want a duration in milliseconds (a number ≥ 0) or a {key} reference, got %s", describe(raw))
 		}
-		*d = time.Duration(f * float64(time.Millisecond))
+		*d = ms
 	} else if !convertTo(ValueOf(raw), &v) {
 		return fmt.Errorf("want %s or a {key} reference, got %s", article(fmt.Sprintf("%T", v)), describe(raw))
 	}
@@ -190,17 +191,29 @@ func (s *paramSchema) fill(v reflect.Value, pr *paramReader) {
 	}
 }
 
+// msDuration reads a parameter written in milliseconds: a number ≥ 0 whose
+// duration a time.Duration holds (NaN, infinities and over 292 years are
+// refused).
+func msDuration(raw any) (time.Duration, bool) {
+	f, ok := ValueOf(raw).Number()
+	ns := f * float64(time.Millisecond)
+	if !ok || !(f >= 0) || ns >= math.MaxInt64 {
+		return 0, false
+	}
+	return time.Duration(ns), true
+}
+
 // setField converts a raw parameter value into a field.
 func setField(fv reflect.Value, raw any) error {
 	if ps, ok := fv.Addr().Interface().(paramSetter); ok {
 		return ps.setParam(raw)
 	}
 	if fv.Type() == durationType {
-		f, ok := ValueOf(raw).Number()
-		if !ok || f < 0 {
+		ms, ok := msDuration(raw)
+		if !ok {
 			return fmt.Errorf("want a duration in milliseconds (a number ≥ 0), got %s", describe(raw))
 		}
-		fv.SetInt(int64(f * float64(time.Millisecond)))
+		fv.SetInt(int64(ms))
 		return nil
 	}
 	switch fv.Kind() {
@@ -277,34 +290,7 @@ func setField(fv reflect.Value, raw any) error {
 		ok = convertTo(ValueOf(raw), p)
 	default:
 		// Named scalar types (type Team string): convert via the kind.
-		v := ValueOf(raw)
-		switch fv.Kind() {
-		case reflect.String:
-			if s, isStr := v.Str(); isStr {
-				fv.SetString(s)
-				ok = true
-			}
-		case reflect.Bool:
-			if b, isBool := v.Bool(); isBool {
-				fv.SetBool(b)
-				ok = true
-			}
-		case reflect.Float32, reflect.Float64:
-			if f, isNum := v.Number(); isNum {
-				fv.SetFloat(f)
-				ok = true
-			}
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			if f, isNum := v.Number(); isNum && exactInt(f, -1<<53, 1<<53) {
-				fv.SetInt(int64(f))
-				ok = !fv.OverflowInt(int64(f))
-			}
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			if f, isNum := v.Number(); isNum && exactInt(f, 0, 1<<53) {
-				fv.SetUint(uint64(f))
-				ok = !fv.OverflowUint(uint64(f))
-			}
-		}
+		ok = setKind(fv, ValueOf(raw))
 	}
 	if !ok {
 		return fmt.Errorf("want %s, got %s", article(fv.Type().String()), describe(raw))

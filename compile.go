@@ -15,6 +15,10 @@ type CompileOptions struct {
 	// MaxNodes bounds the node count after subtree inlining (default
 	// 100,000).
 	MaxNodes int
+	// MaxDepth bounds the nesting of nodes within each tree of the
+	// document, as the loaders do for files (default 256). It also stops
+	// a Go-built definition whose nodes form a cycle.
+	MaxDepth int
 }
 
 // DefaultMaxNodes is the default bound on nodes after subtree inlining.
@@ -44,6 +48,9 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 	if o.MaxNodes <= 0 {
 		o.MaxNodes = DefaultMaxNodes
 	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultMaxNodeDepth
+	}
 	if reg == nil {
 		reg = NewRegistry()
 	}
@@ -67,9 +74,9 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 		return nil, el.err()
 	}
 
-	c := &compiler{reg: reg, el: el, protos: make(map[string]*proto)}
+	c := &compiler{reg: reg, el: el, protos: make(map[string]*proto), maxDepth: o.MaxDepth}
 	for _, name := range doc.TreeNames() {
-		c.protos[name] = c.build(doc.Trees[name], "trees."+name, "", false)
+		c.protos[name] = c.build(doc.Trees[name], "trees."+name, "", false, 1)
 	}
 	if el.err() != nil {
 		return nil, el.err()
@@ -118,6 +125,8 @@ type compiler struct {
 	protos map[string]*proto
 	tree   *Tree
 	guards []pendingGuard
+	// maxDepth bounds node nesting (CompileOptions.MaxDepth).
+	maxDepth int
 }
 
 // guardTypes are the non-condition types a guard may contain.
@@ -131,10 +140,15 @@ func guardAllowed(k kind) bool {
 	return false
 }
 
-// build validates one definition node and its descendants.
-func (c *compiler) build(def *Node, path, rel string, inGuard bool) *proto {
+// build validates one definition node, at the given nesting depth, and
+// its descendants.
+func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *proto {
 	if def == nil {
 		c.el.add(path, "", 0, "missing node")
+		return nil
+	}
+	if depth > c.maxDepth {
+		c.el.add(path, def.Type, def.Line, "node nesting depth over the limit of %d (or the nodes form a cycle)", c.maxDepth)
 		return nil
 	}
 	if def.Type == "" {
@@ -197,12 +211,12 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool) *proto {
 		if def.SingleChild && nk == 1 {
 			step = ".child"
 		}
-		if k := c.build(ch, path+step, step, inGuard); k != nil {
+		if k := c.build(ch, path+step, step, inGuard, depth+1); k != nil {
 			p.kids = append(p.kids, k)
 		}
 	}
 	if def.Guard != nil {
-		p.guard = c.build(def.Guard, path+".guard", ".guard", true)
+		p.guard = c.build(def.Guard, path+".guard", ".guard", true, depth+1)
 	}
 	return p
 }

@@ -34,7 +34,7 @@ func parse(data []byte, yaml bool, lim Limits) (*Document, error) {
 	if lim.MaxDepth <= 0 {
 		lim.MaxDepth = DefaultMaxNodeDepth
 	}
-	v, err := rawdoc.Parse(data, yaml, rawdoc.Limits{MaxBytes: lim.MaxBytes, MaxDepth: 2*lim.MaxDepth + 16})
+	v, err := rawdoc.Parse(data, yaml, rawdoc.Limits{MaxBytes: lim.MaxBytes, MaxDepth: 2*lim.MaxDepth + 64})
 	if err != nil {
 		return nil, err
 	}

@@ -581,6 +581,40 @@ func TestLoadLimits(t *testing.T) {
 			}
 		})
 	}
+	t.Run("Go-built definitions: nesting depth 256, and cycles stop", func(t *testing.T) {
+		chain := func(n int) *arbor.Node {
+			node := arbor.AlwaysSuccess()
+			for i := 1; i < n; i++ {
+				node = arbor.Inverter(node)
+			}
+			return node
+		}
+		compile := func(root *arbor.Node, o ...arbor.CompileOptions) error {
+			_, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": root}}, nil, o...)
+			return err
+		}
+		if err := compile(chain(256)); err != nil {
+			t.Fatalf("256 nodes deep: %v", err)
+		}
+		if err := compile(chain(257)); err == nil || !strings.Contains(err.Error(), "nesting depth over the limit of 256") {
+			t.Fatalf("257 nodes deep: %v", err)
+		}
+		if err := compile(chain(300), arbor.CompileOptions{MaxDepth: 300}); err != nil {
+			t.Fatalf("300 nodes deep with MaxDepth 300: %v", err)
+		}
+		loop := arbor.Sequence(arbor.AlwaysSuccess())
+		loop.Children = append(loop.Children, loop)
+		if err := compile(loop); err == nil || !strings.Contains(err.Error(), "cycle") {
+			t.Fatalf("a node that is its own child: %v", err)
+		}
+	})
+	t.Run("DecodeDocument of a map that contains itself", func(t *testing.T) {
+		m := map[string]any{"type": "Inverter"}
+		m["child"] = m
+		if _, err := arbor.DecodeDocument(m); err == nil || !strings.Contains(err.Error(), "contain itself") {
+			t.Fatalf("err = %v", err)
+		}
+	})
 	t.Run("a very deep document is rejected without crashing", func(t *testing.T) {
 		deep := strings.Repeat("[", 1_000_000)
 		if _, err := arbor.ParseJSON([]byte(deep)); err == nil {

@@ -171,9 +171,19 @@ func (v *Value) Interface() any {
 	return nil
 }
 
+// maxInterfaceDepth bounds the nesting FromInterface follows: values
+// built in Go may contain themselves.
+const maxInterfaceDepth = 10_000
+
 // FromInterface converts plain Go values (as produced by encoding/json or by
-// Interface) into a Value. Map members are sorted by key.
-func FromInterface(x any) (*Value, error) {
+// Interface) into a Value. Map members are sorted by key. Nesting deeper
+// than 10,000 (a list or map that contains itself, say) is an error.
+func FromInterface(x any) (*Value, error) { return fromInterface(x, 0) }
+
+func fromInterface(x any, depth int) (*Value, error) {
+	if depth > maxInterfaceDepth {
+		return nil, fmt.Errorf("values nested deeper than %d (does a list or map contain itself?)", maxInterfaceDepth)
+	}
 	switch t := x.(type) {
 	case nil:
 		return &Value{Kind: Null}, nil
@@ -188,7 +198,7 @@ func FromInterface(x any) (*Value, error) {
 	case []any:
 		v := &Value{Kind: List, List: make([]*Value, len(t))}
 		for i, e := range t {
-			ev, err := FromInterface(e)
+			ev, err := fromInterface(e, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -203,7 +213,7 @@ func FromInterface(x any) (*Value, error) {
 		sort.Strings(keys)
 		v := &Value{Kind: Object}
 		for _, k := range keys {
-			ev, err := FromInterface(t[k])
+			ev, err := fromInterface(t[k], depth+1)
 			if err != nil {
 				return nil, err
 			}

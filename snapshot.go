@@ -13,6 +13,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -87,15 +88,19 @@ var codecs = struct {
 // versions of the program). Lists ([]any) and objects (map[string]any) of
 // JSON values, as trees and scenario files write them, have a built-in
 // codec; any other type without a codec makes Snapshot fail with an error
-// naming it, never a silent loss.
+// naming it, never a silent loss. A panic in enc or dec is an error of the
+// Snapshot or Restore that called it.
 func RegisterCodec[T any](name string, enc func(T) ([]byte, error), dec func([]byte) (T, error)) {
 	c := &codec{
 		name: name,
 		typ:  reflect.TypeOf((*T)(nil)).Elem(),
-		enc:  func(v any) ([]byte, error) { return enc(v.(T)) },
-		dec: func(b []byte) (any, error) {
-			v, err := dec(b)
-			return v, err
+		enc: func(v any) (data []byte, err error) {
+			defer recoverCodec(name, "encoder", &err)
+			return enc(v.(T))
+		},
+		dec: func(b []byte) (v any, err error) {
+			defer recoverCodec(name, "decoder", &err)
+			return dec(b)
 		},
 	}
 	codecs.Lock()
@@ -104,8 +109,60 @@ func RegisterCodec[T any](name string, enc func(T) ([]byte, error), dec func([]b
 	codecs.byName[name] = c
 }
 
+// recoverCodec turns a panic of a user codec into its error.
+func recoverCodec(name, part string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("codec %q: the %s panicked: %v", name, part, r)
+	}
+}
+
+// jsonEnc encodes a list or object of JSON values (nil, bool, float64,
+// string, []any, map[string]any, and Go integers and floats, which are
+// numbers); anything else inside would not come back as it was, and is an
+// error.
+func jsonEnc(v any) ([]byte, error) {
+	if err := jsonOnly(v, ""); err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+// jsonOnly checks that v holds only JSON values; at names the place of v.
+func jsonOnly(v any, at string) error {
+	switch t := v.(type) {
+	case nil, bool, string, float64, float32:
+		return nil // NaN and infinities: json.Marshal's error
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		if f, _ := ValueOf(t).Number(); math.Abs(f) > 1<<53 {
+			return fmt.Errorf("%s: the integer %v is not exact as a number (a float64)", where(at), t)
+		}
+		return nil
+	case []any:
+		for i, e := range t {
+			if err := jsonOnly(e, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case map[string]any:
+		for k, e := range t {
+			if err := jsonOnly(e, fmt.Sprintf("%s.%s", at, k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("%s is %s, which a list or object snapshot cannot keep (store it under its own key, with a codec: see RegisterCodec)", where(at), article(fmt.Sprintf("%T", v)))
+}
+
+func where(at string) string {
+	if at == "" {
+		return "the value"
+	}
+	return "element " + strings.TrimPrefix(at, ".")
+}
+
 func init() {
-	jsonEnc := func(v any) ([]byte, error) { return json.Marshal(v) }
 	RegisterCodec("arbor/list", func(v []any) ([]byte, error) { return jsonEnc(v) }, func(b []byte) ([]any, error) {
 		var v []any
 		err := json.Unmarshal(b, &v)

@@ -91,6 +91,67 @@ func TestSnapshotNamesValuesWithoutCodec(t *testing.T) {
 	}
 }
 
+// Lists and objects snapshot only when they hold JSON values: anything
+// else inside would come back changed.
+func TestSnapshotListsKeepTheirValues(t *testing.T) {
+	tree := mustCompile(t, arbor.NewRegistry(), arbor.AlwaysSuccess())
+	for _, tt := range []struct {
+		v    any
+		want string // error; "" = round trip
+	}{
+		{[]any{1.5, "a", true, nil, map[string]any{"n": 2, "l": []any{3}}}, ""},
+		{[]any{opaque{}}, "element [0] is an arbor_test.opaque"},
+		{map[string]any{"big": int64(1)<<60 + 1}, "element big: the integer 1152921504606846977 is not exact"},
+		{map[string]any{"names": []string{"a"}}, "element names is a []string"},
+	} {
+		a := arbor.NewAgent(tree)
+		a.Blackboard().Set("v", tt.v)
+		data, err := a.Snapshot()
+		if tt.want != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%v: err = %v, want %q", tt.v, err, tt.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", tt.v, err)
+		}
+		b := arbor.NewAgent(tree)
+		if err := b.Restore(data); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.Blackboard().Value("v"); !got.Equal(arbor.ValueOf(tt.v)) {
+			t.Errorf("restored %v, want %v", got, tt.v)
+		}
+	}
+}
+
+type fragile struct{ n int }
+
+// A panicking codec fails the Snapshot or Restore that called it.
+func TestCodecPanicsAreErrors(t *testing.T) {
+	arbor.RegisterCodec("test/fragile", func(f fragile) ([]byte, error) {
+		if f.n < 0 {
+			panic("negative")
+		}
+		return []byte{byte(f.n)}, nil
+	}, func(b []byte) (fragile, error) { return fragile{int(b[1])}, nil }) // b[1]: out of range
+	tree := mustCompile(t, arbor.NewRegistry(), arbor.AlwaysSuccess())
+	a := arbor.NewAgent(tree)
+	a.Blackboard().Set("f", fragile{-1})
+	if _, err := a.Snapshot(); err == nil || !strings.Contains(err.Error(), `codec "test/fragile": the encoder panicked: negative`) {
+		t.Fatalf("snapshot: %v", err)
+	}
+	a.Blackboard().Set("f", fragile{1})
+	data, err := a.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := arbor.NewAgent(tree).Restore(data); err == nil || !strings.Contains(err.Error(), "the decoder panicked") {
+		t.Fatalf("restore: %v", err)
+	}
+}
+
 func TestManagerSnapshotRestore(t *testing.T) {
 	tree := benchGuardTree(t)
 	m := arbor.NewManager(arbor.WithWorkers(2))

@@ -1,6 +1,7 @@
 package arbor
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"runtime/debug"
@@ -197,14 +198,17 @@ func RegisterAction[N any, M any, P interface {
 // time. An error from build is a load error of the node. Unless AnyParams is
 // given, every parameter must be one of params.
 func RegisterActionFactory[M any](r *Registry, name string, params []string, build func(params map[string]any) (Action[M], error), opts ...TypeOption) error {
+	if build == nil {
+		return fmt.Errorf("register %q: nil build function", name)
+	}
 	o := applyOptions(opts)
 	return r.add(&nodeType{name: name, kind: kAction, shape: shapeLeaf, params: params, anyParams: o.anyParams,
 		user: func(pr *paramReader) userNode {
 			for _, p := range params {
 				pr.get(p)
 			}
-			act, err := build(pr.params)
-			if err == nil && act != nil {
+			act, err := callFactory(build, pr.params)
+			if err == nil {
 				err = callbackMismatch[M](reflect.TypeOf(act))
 			}
 			if err != nil {
@@ -215,16 +219,33 @@ func RegisterActionFactory[M any](r *Registry, name string, params []string, bui
 		}})
 }
 
+// callFactory runs a user node factory for one node: a panic in it is an
+// error, and so is a nil node.
+func callFactory[T any](build func(map[string]any) (T, error), params map[string]any) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the node's factory panicked: %v", r)
+		}
+	}()
+	if v, err = build(params); err == nil && any(v) == nil {
+		err = errors.New("the node's factory returned nil")
+	}
+	return v, err
+}
+
 // RegisterConditionFactory registers a condition built by a function from
 // the node's raw parameters (see RegisterActionFactory).
 func RegisterConditionFactory(r *Registry, name string, params []string, build func(params map[string]any) (Condition, error), opts ...TypeOption) error {
+	if build == nil {
+		return fmt.Errorf("register %q: nil build function", name)
+	}
 	o := applyOptions(opts)
 	return r.add(&nodeType{name: name, kind: kCondition, shape: shapeLeaf, params: params, anyParams: o.anyParams,
 		user: func(pr *paramReader) userNode {
 			for _, p := range params {
 				pr.get(p)
 			}
-			c, err := build(pr.params)
+			c, err := callFactory(build, pr.params)
 			if err != nil {
 				pr.errf("", "%v", err)
 				return nil

@@ -1425,3 +1425,40 @@ func TestIntParamRejectsFractions(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A factory that panics or returns nil makes a load error of the node, and
+// a nil factory is refused when registering.
+func TestFactoryFaultsAreLoadErrors(t *testing.T) {
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterActionFactory[struct{}](reg, "Nil", nil, nil); err == nil {
+		t.Error("a nil action factory registered")
+	}
+	if err := arbor.RegisterConditionFactory(reg, "NilCond", nil, nil); err == nil {
+		t.Error("a nil condition factory registered")
+	}
+	if err := arbor.RegisterActionFactory[struct{}](reg, "Boom", nil, func(map[string]any) (arbor.Action[struct{}], error) {
+		panic("boom")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := arbor.RegisterActionFactory[struct{}](reg, "Empty", nil, func(map[string]any) (arbor.Action[struct{}], error) {
+		return nil, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := arbor.RegisterConditionFactory(reg, "EmptyCond", nil, func(map[string]any) (arbor.Condition, error) {
+		return nil, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for typ, want := range map[string]string{
+		"Boom":      "trees.t: the node's factory panicked: boom [Boom]",
+		"Empty":     "trees.t: the node's factory returned nil [Empty]",
+		"EmptyCond": "trees.t: the node's factory returned nil [EmptyCond]",
+	} {
+		_, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": arbor.Leaf(typ)}}, reg)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: err = %v, want %s", typ, err, want)
+		}
+	}
+}

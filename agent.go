@@ -254,9 +254,15 @@ func (a *Agent) Running(id int) bool { return a.st[id]&stRunning != 0 }
 
 // Tick runs one step of the tree at game time now and returns the root's
 // result. A paused agent is not ticked: Tick returns its last result. Time
-// should not go backwards; durations are measured on this clock.
+// should not go backwards; durations are measured on this clock. Called
+// from a callback of the agent's own tick or operation, Tick does nothing
+// and reports ErrReentrantTick.
 func (a *Agent) Tick(now time.Duration) Status {
-	if a.paused {
+	if a.paused || a.busy {
+		if a.busy {
+			// From a callback of the agent's own tick or operation.
+			a.report(a.node, ErrReentrantTick)
+		}
 		return a.status
 	}
 	a.bb.now = int64(now)
@@ -428,6 +434,14 @@ const maxLogsPerSecond = 10
 // second; the number of errors left out is logged when the next second
 // begins.
 func logNodeError(ne *NodeError) {
+	if logAllowed() {
+		slog.Warn("arbor: node error", "agent", ne.Agent.id, "node", ne.Path, "type", ne.Type, "time", ne.Time, "err", ne.Err)
+	}
+}
+
+// logAllowed reports whether the rate limit of the default logging lets
+// one more message through.
+func logAllowed() bool {
 	now := time.Now() // diagnostics only: semantics never read the wall clock
 	logLimit.Lock()
 	if now.Sub(logLimit.window) >= time.Second {
@@ -439,11 +453,11 @@ func logNodeError(ne *NodeError) {
 	if logLimit.logged >= maxLogsPerSecond {
 		logLimit.suppressed++
 		logLimit.Unlock()
-		return
+		return false
 	}
 	logLimit.logged++
 	logLimit.Unlock()
-	slog.Warn("arbor: node error", "agent", ne.Agent.id, "node", ne.Path, "type", ne.Type, "time", ne.Time, "err", ne.Err)
+	return true
 }
 
 func (a *Agent) emit(e Event) {

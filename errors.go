@@ -1,6 +1,7 @@
 package arbor
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -77,6 +78,12 @@ func (l *errList) err() error {
 	}
 	return l.errs
 }
+
+// ErrReentrantTick is reported (to the agent's error handler, with the node
+// whose code made the call) when Agent.Tick is called from inside the
+// agent's own tick or operation; that call does nothing and returns the
+// agent's last result.
+var ErrReentrantTick = errors.New("nested tick: Agent.Tick called from inside the agent's own tick or operation was ignored")
 
 // NodeError is an error raised while ticking a node: a wrong blackboard
 // type, a missing "{key}", an error returned by or a panic in user code. The

@@ -1,6 +1,7 @@
 package arbor
 
 import (
+	"log/slog"
 	"runtime"
 	"slices"
 	"sync"
@@ -17,9 +18,11 @@ import (
 // ticked, their global writes are applied in ascending agent id order (the
 // last writer wins).
 //
-// Add, Remove, Stop and the agents' own Pause, Resume, Reset and
+// Add, Remove, Reload and the agents' own Pause, Resume, Reset and
 // blackboard writes must not run concurrently with Tick; call them between
-// ticks (from the goroutine that calls Tick).
+// ticks (from the goroutine that calls Tick). Stop and Close called during
+// a tick (from a node, say) take effect when the tick ends; a Tick called
+// during a tick of the same manager does nothing and logs an error.
 type Manager struct {
 	agents  []*Agent // ascending id
 	globals *Globals
@@ -30,6 +33,10 @@ type Manager struct {
 	pool    *workerPool
 	closeMu sync.Mutex
 	dirty   []*Agent // agents with pending global writes (serial ticks)
+
+	ticking    atomic.Bool // in TickWith
+	stopAfter  atomic.Bool // Stop was called during the tick
+	closeAfter atomic.Bool // Close was called during the tick
 }
 
 // ManagerOption configures NewManager.
@@ -151,6 +158,10 @@ func (m *Manager) index(id int) (int, bool) {
 // the worker goroutines. The manager may tick again afterwards; the
 // workers restart on demand.
 func (m *Manager) Stop() {
+	if m.ticking.Load() {
+		m.stopAfter.Store(true)
+		return
+	}
 	for _, a := range m.agents {
 		a.Halt()
 	}
@@ -160,6 +171,10 @@ func (m *Manager) Stop() {
 // Close stops the worker goroutines without halting agents. The manager
 // may tick again afterwards; the workers restart on demand.
 func (m *Manager) Close() {
+	if m.ticking.Load() {
+		m.closeAfter.Store(true)
+		return
+	}
 	m.closeMu.Lock()
 	defer m.closeMu.Unlock()
 	if m.pool != nil {
@@ -182,6 +197,12 @@ func (m *Manager) Tick(now time.Duration) { m.TickWith(now, nil) }
 // workers have stopped; the agents ticked until then keep their tick and
 // their global writes are applied.
 func (m *Manager) TickWith(now time.Duration, before func(*Agent)) {
+	if !m.ticking.CompareAndSwap(false, true) {
+		if logAllowed() {
+			slog.Error("arbor: Manager.Tick called during a tick of the same manager (from a node or a before function?): ignored")
+		}
+		return
+	}
 	m.globals.ticking = true
 	defer m.endTick()
 	if m.workers <= 1 || len(m.agents) <= chunk {
@@ -212,6 +233,13 @@ func (m *Manager) endTick() {
 		}
 		clear(m.dirty)
 		m.dirty = m.dirty[:0]
+	}
+	m.ticking.Store(false)
+	if m.stopAfter.Swap(false) {
+		m.closeAfter.Store(false)
+		m.Stop()
+	} else if m.closeAfter.Swap(false) {
+		m.Close()
 	}
 }
 

@@ -1,7 +1,9 @@
 package arbor_test
 
 import (
+	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -244,5 +246,78 @@ func TestManagerBeforePanicReachesCaller(t *testing.T) {
 			}
 		}
 		m.Close()
+	}
+}
+
+// Ticking from inside a tick is refused, not nested: Agent.Tick reports
+// ErrReentrantTick, Manager.Tick is ignored (no deadlock with workers), and
+// Manager.Stop waits for the end of the tick.
+func TestReentrantCallsFromNodes(t *testing.T) {
+	var m *arbor.Manager
+	var agentTicks, stops int
+	reg := arbor.NewRegistry()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(reg.ActionFunc("TickSelf", func(c *arbor.Ctx) (arbor.Status, error) {
+		agentTicks++
+		c.Agent().Tick(time.Hour)
+		return arbor.Success, nil
+	}))
+	must(reg.ActionFunc("TickManager", func(c *arbor.Ctx) (arbor.Status, error) {
+		m.Tick(time.Hour)
+		return arbor.Running, nil
+	}))
+	must(reg.ActionFunc("Stop", func(c *arbor.Ctx) (arbor.Status, error) {
+		if c.Agent().ID() == 0 {
+			stops++
+			m.Stop()
+		}
+		return arbor.Running, nil
+	}))
+
+	var errs []*arbor.NodeError
+	a := arbor.NewAgent(mustCompile(t, reg, arbor.Sequence(arbor.Leaf("TickSelf"))), arbor.WithErrorHandler(func(e *arbor.NodeError) { errs = append(errs, e) }))
+	if s := a.Tick(time.Second); s != arbor.Success || agentTicks != 1 {
+		t.Fatalf("tick: %v, %d user ticks (want success, 1: no nested tick)", s, agentTicks)
+	}
+	if len(errs) != 1 || !errors.Is(errs[0], arbor.ErrReentrantTick) || errs[0].Path != "main.children[0]" {
+		t.Fatalf("errors %v, want ErrReentrantTick at main.children[0]", errs)
+	}
+
+	for _, leaf := range []string{"TickManager", "Stop"} {
+		m = arbor.NewManager(arbor.WithWorkers(2))
+		tree := mustCompile(t, reg, arbor.Leaf(leaf))
+		var halts atomic.Int32
+		for i := 0; i < 200; i++ {
+			m.Add(tree, arbor.WithTracer(func(_ *arbor.Agent, e arbor.Event) {
+				if e.Kind == arbor.EventHalt {
+					halts.Add(1)
+				}
+			}))
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			m.Tick(time.Second)
+		}()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("%s: Manager.Tick from inside a node did not return", leaf)
+		}
+		if leaf == "Stop" {
+			if stops != 1 || halts.Load() != 200 {
+				t.Errorf("Stop from a node: %d stops, %d halts after the tick, want 1 and 200", stops, halts.Load())
+			}
+			m.Tick(2 * time.Second) // the manager ticks again after Stop
+			if stops != 2 {
+				t.Errorf("after Stop: %d stops, want 2", stops)
+			}
+		}
+		m.Stop()
 	}
 }

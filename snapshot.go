@@ -458,10 +458,10 @@ type restoreOptions struct{ keepBlackboard bool }
 // (without it, such a snapshot is an error wrapping ErrTreeMismatch).
 func KeepBlackboard() RestoreOption { return func(o *restoreOptions) { o.keepBlackboard = true } }
 
-// Restore loads a snapshot into the agent, which should be fresh (or at
-// least not running anything): its next ticks continue exactly where the
-// snapshotted agent left off. Bad data is an error, never a panic; on
-// error the agent is left as it was.
+// Restore loads a snapshot into the agent: its next ticks continue exactly
+// where the snapshotted agent left off. Nodes the agent was running are
+// halted first (their halt callbacks run, once each). Bad data is an
+// error, never a panic; on error the agent is left as it was.
 func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 	var o restoreOptions
 	for _, f := range opts {
@@ -545,6 +545,7 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 				return fmt.Errorf("restore agent %d: user node memory %d: %w", a.id, k, err)
 			}
 		}
+		a.Halt() // what the agent was running ends: exactly-once halts
 		if numem > 0 {
 			a.cold.umem = fresh
 		}
@@ -556,6 +557,8 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 		}
 		a.status = status
 		a.paused = paused
+	} else {
+		a.Reset() // the tree starts afresh
 	}
 	a.bb.local, a.bb.keys = local.local, local.keys
 	a.bb.now = now

@@ -235,3 +235,43 @@ func TestManagerReload(t *testing.T) {
 		t.Fatalf("done = %v", v)
 	}
 }
+
+// Restoring into an agent that is running something halts those nodes
+// first, once each, and then continues as the snapshot says.
+func TestRestoreHaltsWhatWasRunning(t *testing.T) {
+	reg := arbor.NewRegistry()
+	var halts, ticks int
+	if err := arbor.RegisterAction[recorder, struct{}](reg, "Rec"); err != nil {
+		t.Fatal(err)
+	}
+	recHalts, recTicks = &halts, &ticks
+	tree := mustCompile(t, reg, arbor.Selector(arbor.Check("go", "==", true), arbor.Leaf("Rec")))
+	idle := arbor.NewAgent(tree)
+	idle.Blackboard().Set("go", true)
+	idle.Tick(time.Second) // succeeds at the Check: nothing running
+	data, err := idle.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	busy := arbor.NewAgent(tree)
+	busy.Tick(time.Second) // Rec is running
+	if err := busy.Restore(data); err != nil {
+		t.Fatal(err)
+	}
+	if halts != 1 || busy.Running(2) {
+		t.Fatalf("after restore: %d halts, running %v; want 1 halt, nothing running", halts, busy.Running(2))
+	}
+	if s := busy.Tick(2 * time.Second); s != arbor.Success || halts != 1 {
+		t.Fatalf("next tick: %v, %d halts", s, halts)
+	}
+	// Another tree's snapshot with KeepBlackboard: the tree starts afresh.
+	other := mustCompile(t, reg, arbor.Leaf("Rec"))
+	b := arbor.NewAgent(other)
+	b.Tick(time.Second)
+	if err := b.Restore(data, arbor.KeepBlackboard()); err != nil {
+		t.Fatal(err)
+	}
+	if halts != 2 || b.Running(0) || b.Blackboard().Value("go").String() != "true" {
+		t.Fatalf("keep blackboard: %d halts, running %v, go = %v", halts, b.Running(0), b.Blackboard().Value("go"))
+	}
+}

@@ -264,6 +264,21 @@ func TestFSMNodeErrors(t *testing.T) {
 	if !strings.Contains(e.Error(), "cannot order a string and a number") {
 		t.Errorf("node error message: %v", e)
 	}
+
+	// Without OnError they go to the agent's error handler, like the
+	// errors of any node.
+	var agentErrs []*arbor.NodeError
+	reg3 := arbor.NewRegistry()
+	if err := fsm.Register(reg3, []*fsm.Definition{doorDef}); err != nil {
+		t.Fatal(err)
+	}
+	b := arbor.NewAgent(compileTree(t, reg3, arbor.Sequence(arbor.Leaf("FSM").Named("door"))),
+		arbor.WithErrorHandler(func(e *arbor.NodeError) { agentErrs = append(agentErrs, e) }))
+	b.Blackboard().Set("push", "hard")
+	b.Tick(0)
+	if len(agentErrs) != 1 || agentErrs[0].Path != "main.children[0]" || !errors.As(agentErrs[0], &re) {
+		t.Fatalf("agent error handler got %v", agentErrs)
+	}
 }
 
 // fightDoc: a machine whose Combat state runs the tree Fight.

@@ -3,7 +3,6 @@ package fsm
 import (
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 
 	"github.com/arborbt/arbor"
@@ -18,8 +17,9 @@ type NodeOptions struct {
 	Type string
 	// OnError receives the run errors of the machines that nodes run
 	// (conditions that cannot be evaluated, panics in callbacks), as
-	// node errors of the FSM node wrapping a *RunError. They are logged
-	// with log/slog when it is nil.
+	// node errors of the FSM node wrapping a *RunError. When it is nil
+	// they go to the agent's error handler (arbor.WithErrorHandler),
+	// whose default logs with log/slog at most 10 a second.
 	OnError func(*arbor.NodeError)
 }
 
@@ -131,12 +131,13 @@ func (n *node) Start(c *arbor.Ctx, m *nodeMem) error {
 		path, name := c.Path(), c.Name()
 		in, err := NewInstance(n.def, WithBlackboard(c.Blackboard()), WithOwner(agent.Owner()), withAgent(agent), WithStateKey(n.stateKey),
 			WithErrorHandler(func(e *RunError) {
-				ne := &arbor.NodeError{Path: path, Type: n.typ, Name: name, Agent: agent, Time: e.Time, Err: e}
 				if n.onError != nil {
-					n.onError(ne)
+					n.onError(&arbor.NodeError{Path: path, Type: n.typ, Name: name, Agent: agent, Time: e.Time, Err: e})
 					return
 				}
-				slog.Warn("fsm: node error", "agent", agent.ID(), "node", path, "type", n.typ, "time", e.Time, "err", e)
+				// The machine runs inside this node's callbacks: the agent's
+				// error handler (or its rate-limited log) gets the error.
+				c.Report(e)
 			}))
 		if err != nil {
 			return fmt.Errorf("fsm node: %w", err)

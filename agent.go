@@ -97,9 +97,11 @@ func WithErrorHandler(h func(*NodeError)) AgentOption {
 	return func(a *Agent) { a.coldPart().onError = h }
 }
 
-// WithWatchdog reports user node ticks that take longer than budget of wall
-// time: h receives a NodeError whose Err is a *SlowError (the node's result
-// is not changed). With no watchdog the engine reads no clock.
+// WithWatchdog reports user node callbacks (tick, start, end, halt, pause,
+// awake) that take longer than budget of wall time: h receives a NodeError
+// whose Err is a *SlowError (the node's result is not changed); a nil h
+// logs them as node errors are by default. With no watchdog the engine
+// reads no clock.
 func WithWatchdog(budget time.Duration, h func(*NodeError)) AgentOption {
 	return func(a *Agent) {
 		c := a.coldPart()
@@ -412,10 +414,22 @@ func (a *Agent) report(i int32, err error) {
 	n := &a.tree.meta[i]
 	ne := &NodeError{Path: n.path, Type: n.typ, Name: n.name, Agent: a, Time: time.Duration(a.bb.now), Err: err}
 	if a.cold != nil && a.cold.onError != nil {
-		a.cold.onError(ne)
+		callHandler("error handler", a.cold.onError, ne)
 		return
 	}
 	logNodeError(ne)
+}
+
+// callHandler calls a program's handler of node errors. A panic in it is
+// logged and goes no further: it must not leave the agent half-way
+// through a tick.
+func callHandler(what string, h func(*NodeError), ne *NodeError) {
+	defer func() {
+		if r := recover(); r != nil && logAllowed() {
+			slog.Error("arbor: the "+what+" panicked", "agent", ne.Agent.id, "node", ne.Path, "panic", r)
+		}
+	}()
+	h(ne)
 }
 
 // logLimit rate-limits the default logging of node errors: a node failing
@@ -460,6 +474,13 @@ func logAllowed() bool {
 	return true
 }
 
+// emit sends an event to the tracer. A panic in the tracer is logged and
+// goes no further: it must not leave the agent half-way through a tick.
 func (a *Agent) emit(e Event) {
+	defer func() {
+		if r := recover(); r != nil && logAllowed() {
+			slog.Error("arbor: the tracer panicked", "agent", a.id, "node", e.Node, "event", e.Kind, "panic", r)
+		}
+	}()
 	a.tracer(a, e)
 }

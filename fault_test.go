@@ -35,6 +35,47 @@ func TestWatchdogReportsSlowTicks(t *testing.T) {
 	}
 }
 
+// slowStart takes its time in Start and Halt, not in Tick.
+type slowStart struct{}
+
+func (slowStart) Start(*arbor.Ctx, *struct{}) error { time.Sleep(20 * time.Millisecond); return nil }
+func (slowStart) Tick(*arbor.Ctx, *struct{}) (arbor.Status, error) {
+	return arbor.Running, nil
+}
+func (slowStart) Halt(*arbor.Ctx, *struct{}) { time.Sleep(20 * time.Millisecond) }
+
+// The watchdog times every user callback, not only Tick; with a nil
+// handler it logs.
+func TestWatchdogTimesEveryCallback(t *testing.T) {
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterAction[slowStart, struct{}](reg, "SlowStart"); err != nil {
+		t.Fatal(err)
+	}
+	tree := mustCompile(t, reg, arbor.Leaf("SlowStart"))
+	var slow []*arbor.NodeError
+	a := arbor.NewAgent(tree, arbor.WithWatchdog(time.Millisecond, func(e *arbor.NodeError) { slow = append(slow, e) }))
+	a.Tick(time.Second)
+	a.Halt()
+	if len(slow) != 2 {
+		t.Fatalf("%d reports, want 2 (start and halt): %v", len(slow), slow)
+	}
+
+	var buf bytes.Buffer
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
+	defer slog.SetDefault(old)
+	b := arbor.NewAgent(tree, arbor.WithWatchdog(time.Millisecond, nil))
+	// The default log is rate-limited per second, and other tests log too:
+	// keep starting and halting until a second lets the report through.
+	for i := 0; i < 40 && !strings.Contains(buf.String(), "over the watchdog budget"); i++ {
+		b.Tick(time.Second)
+		b.Halt()
+	}
+	if !strings.Contains(buf.String(), "over the watchdog budget") {
+		t.Fatalf("nil handler: log %q", buf.String())
+	}
+}
+
 // Node errors logged by default are rate-limited.
 func TestDefaultErrorLogIsRateLimited(t *testing.T) {
 	var buf bytes.Buffer
@@ -96,6 +137,28 @@ func TestPanicsUnderParallelTicking(t *testing.T) {
 		}
 		if v := a.Blackboard().Value("fallback"); v.String() != "true" {
 			t.Fatalf("agent %d: the selector did not fall back after the panic", a.ID())
+		}
+	}
+}
+
+// A panicking error handler or tracer is logged and goes no further: the
+// tick completes and the agent is not left inside it.
+func TestPanickingHandlersDoNotBreakTheAgent(t *testing.T) {
+	var buf bytes.Buffer
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
+	defer slog.SetDefault(old)
+	tree := mustCompile(t, arbor.NewRegistry(), arbor.Sequence(arbor.Leaf(arbor.ErrorType, "message", "boom")))
+	for name, opt := range map[string]arbor.AgentOption{
+		"error handler": arbor.WithErrorHandler(func(*arbor.NodeError) { panic("handler") }),
+		"tracer":        arbor.WithTracer(func(*arbor.Agent, arbor.Event) { panic("tracer") }),
+	} {
+		a := arbor.NewAgent(tree, opt)
+		if s := a.Tick(time.Second); s != arbor.Failure {
+			t.Errorf("%s: tick %v, want failure", name, s)
+		}
+		if _, err := a.Snapshot(); err != nil {
+			t.Errorf("%s: the agent is still inside its tick: %v", name, err)
 		}
 	}
 }

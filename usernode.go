@@ -447,6 +447,9 @@ func (a *Agent) callUser(i int32, call userCall, arg int64) (s Status) {
 	mem := a.userMem(n)
 	a.node = i
 	c := &a.ctx
+	if a.watched {
+		defer a.watch(i, time.Now())
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			a.report(i, &PanicError{Value: r, Stack: string(debug.Stack())})
@@ -541,10 +544,15 @@ func (a *Agent) runTick(i int32, n *node) Status {
 // watch reports a user tick that overran the watchdog budget.
 func (a *Agent) watch(i int32, start time.Time) {
 	c := a.cold
-	if d := time.Since(start); d > c.budget && c.onSlow != nil {
+	if d := time.Since(start); d > c.budget {
 		m := &a.tree.meta[i]
-		c.onSlow(&NodeError{Path: m.path, Type: m.typ, Name: m.name, Agent: a, Time: time.Duration(a.bb.now),
-			Err: &SlowError{Elapsed: d, Budget: c.budget}})
+		ne := &NodeError{Path: m.path, Type: m.typ, Name: m.name, Agent: a, Time: time.Duration(a.bb.now),
+			Err: &SlowError{Elapsed: d, Budget: c.budget}}
+		if c.onSlow == nil {
+			logNodeError(ne)
+			return
+		}
+		callHandler("watchdog handler", c.onSlow, ne)
 	}
 }
 

@@ -115,6 +115,7 @@ type SlowError struct {
 	Elapsed, Budget time.Duration
 }
 
+// Error reports the elapsed time against the budget.
 func (e *SlowError) Error() string {
 	return fmt.Sprintf("tick took %v, over the watchdog budget of %v", e.Elapsed, e.Budget)
 }

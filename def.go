@@ -72,8 +72,8 @@ type Node struct {
 // Document is a set of named trees, one of which (Main) runs. SubTree nodes
 // refer to the others by name.
 type Document struct {
-	Main  string
-	Trees map[string]*Node
+	Main  string           // the tree that runs (may be empty when there is one tree)
+	Trees map[string]*Node // the trees by name
 }
 
 // TreeNames returns the names of the document's trees, sorted.

@@ -20,6 +20,7 @@ type LoadError struct {
 	Msg  string
 }
 
+// Error formats the problem as "path: message [Type, line N]".
 func (e *LoadError) Error() string {
 	var b strings.Builder
 	switch {
@@ -44,6 +45,7 @@ func (e *LoadError) Error() string {
 // LoadErrors is every problem found in one definition, in document order.
 type LoadErrors []*LoadError
 
+// Error lists the problems, one a line.
 func (es LoadErrors) Error() string {
 	msgs := make([]string, len(es))
 	for i, e := range es {
@@ -98,16 +100,19 @@ type NodeError struct {
 	Err   error         // what went wrong
 }
 
+// Error formats the error with the node's path and type.
 func (e *NodeError) Error() string {
 	return fmt.Sprintf("%s (%s): %v", e.Path, e.Type, e.Err)
 }
 
+// Unwrap returns what went wrong, for errors.Is and errors.As.
 func (e *NodeError) Unwrap() error { return e.Err }
 
 // PanicError wraps a value recovered from a panic in user code.
 type PanicError struct {
-	Value any
-	Stack string
+	Value any    // what the code panicked with
+	Stack string // the goroutine's stack at the panic
 }
 
+// Error reports the panic value (the stack is in Stack).
 func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }

@@ -89,6 +89,7 @@ type MissingError struct {
 	Key string // the key's name
 }
 
+// Error names the missing key.
 func (e *MissingError) Error() string { return fmt.Sprintf("blackboard key %q is missing", e.Key) }
 
 // Is makes errors.Is(err, ErrMissing) hold.
@@ -103,6 +104,7 @@ type TypeError struct {
 	Val  Value  // the stored value
 }
 
+// Error names the key, the value held and the type the handle reads.
 func (e *TypeError) Error() string {
 	return fmt.Sprintf("blackboard key %q holds a %s (%s), not the %s the handle reads", e.Key, e.Got, e.Val, e.Want)
 }

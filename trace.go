@@ -40,10 +40,10 @@ func (k EventKind) String() string {
 
 // Event is one thing that happened to a node of an agent.
 type Event struct {
-	Kind   EventKind
-	Node   int32  // node id in the agent's Tree
-	Status Status // EventResult only
-	Cond   int32  // EventAbort only: the condition that changed
+	Kind   EventKind // what happened
+	Node   int32     // node id in the agent's Tree
+	Status Status    // EventResult only
+	Cond   int32     // EventAbort only: the condition that changed
 }
 
 // Tracer receives node events. It is called synchronously from the agent's

@@ -17,6 +17,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error formats the problem as "path: message [line N]".
 func (e *Error) Error() string {
 	var b strings.Builder
 	switch {
@@ -36,6 +37,7 @@ func (e *Error) Error() string {
 // Errors is every problem found in one definition, in definition order.
 type Errors []*Error
 
+// Error lists the problems, one a line.
 func (es Errors) Error() string {
 	msgs := make([]string, len(es))
 	for i, e := range es {
@@ -84,6 +86,7 @@ type RunError struct {
 	Err     error
 }
 
+// Error formats the error with its machine, state and place.
 func (e *RunError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fsm %s", e.Machine)
@@ -97,6 +100,7 @@ func (e *RunError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns what went wrong, for errors.Is and errors.As.
 func (e *RunError) Unwrap() error { return e.Err }
 
 // didYouMean returns ` (did you mean "x"?)` for the closest candidate, or "".

@@ -506,3 +506,47 @@ func TestStateKey(t *testing.T) {
 		t.Errorf("bad stateKey: %v", err)
 	}
 }
+
+// An agent with an FSM node snapshots while the node is not running (the
+// machine starts afresh after a restore), and refuses with a clear error
+// while it runs.
+func TestFSMNodeSnapshots(t *testing.T) {
+	def, err := fsm.Compile(jobMachine())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := arbor.NewRegistry()
+	if err := fsm.Register(reg, []*fsm.Definition{def}); err != nil {
+		t.Fatal(err)
+	}
+	tree := compileTree(t, reg, arbor.Sequence(arbor.Leaf("FSM"), arbor.Set("done", true)))
+	a := arbor.NewAgent(tree)
+	data, err := a.Snapshot()
+	if err != nil {
+		t.Fatalf("fresh agent: %v", err)
+	}
+	if st := a.Tick(time.Second); st != arbor.Running {
+		t.Fatalf("tick: %v", st)
+	}
+	if _, err := a.Snapshot(); err == nil || !strings.Contains(err.Error(), "machine is running") {
+		t.Fatalf("running FSM node: %v", err)
+	}
+	a.Blackboard().Set("ok", true)
+	if st := a.Tick(2 * time.Second); st != arbor.Success {
+		t.Fatalf("tick: %v", st)
+	}
+	if _, err := a.Snapshot(); err != nil {
+		t.Fatalf("after the machine finished: %v", err)
+	}
+	b := arbor.NewAgent(tree)
+	if err := b.Restore(data); err != nil {
+		t.Fatal(err)
+	}
+	if st := b.Tick(time.Second); st != arbor.Running {
+		t.Fatalf("restored agent, first tick: %v", st)
+	}
+	b.Blackboard().Set("ok", true)
+	if st := b.Tick(2 * time.Second); st != arbor.Success {
+		t.Fatalf("restored agent, second tick: %v", st)
+	}
+}

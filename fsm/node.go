@@ -113,6 +113,30 @@ func Register(reg *arbor.Registry, defs []*Definition, opts ...NodeOptions) erro
 // the agent's life (KeepMemory) so that activations do not allocate.
 type nodeMem struct{ in *Instance }
 
+// errRunningSnapshot is the snapshot error of an FSM node whose machine is
+// running.
+var errRunningSnapshot = errors.New("fsm: the FSM node's machine is running, and a machine's state is not saved in snapshots yet: snapshot the agent while the node is not running")
+
+// MarshalBinary implements encoding.BinaryMarshaler for agent snapshots.
+// A machine between activations has nothing to save (the next start
+// begins afresh); a running one is an error, not a silent loss.
+func (m *nodeMem) MarshalBinary() ([]byte, error) {
+	if m.in != nil && m.in.depth > 0 {
+		return nil, errRunningSnapshot
+	}
+	return []byte{}, nil
+}
+
+// UnmarshalBinary implements encoding.BinaryUnmarshaler: the instance is
+// made when the node next starts.
+func (m *nodeMem) UnmarshalBinary(data []byte) error {
+	if len(data) != 0 {
+		return fmt.Errorf("fsm: %d bytes of FSM node memory, want none", len(data))
+	}
+	m.in = nil
+	return nil
+}
+
 // node is the shared implementation of one FSM node.
 type node struct {
 	def      *Definition

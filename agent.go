@@ -252,8 +252,9 @@ func (a *Agent) SetTracer(t Tracer) {
 	}
 }
 
-// Running reports whether node id is running.
-func (a *Agent) Running(id int) bool { return a.st[id]&stRunning != 0 }
+// Running reports whether node id is running (false for an id that is not
+// a node of the agent's tree).
+func (a *Agent) Running(id int) bool { return uint(id) < uint(len(a.st)) && a.st[id]&stRunning != 0 }
 
 // Tick runs one step of the tree at game time now and returns the root's
 // result. A paused agent is not ticked: Tick returns its last result. Time

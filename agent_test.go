@@ -378,3 +378,22 @@ func TestSetForAndRunOnceThen(t *testing.T) {
 		t.Fatal("alarm still set after its 150 ms")
 	}
 }
+
+// Out-of-range node ids and abort modes are answered, not panics.
+func TestOutOfRangeIDs(t *testing.T) {
+	tree := mustCompile(t, nil, arbor.Sequence(arbor.AlwaysSuccess()))
+	a := arbor.NewAgent(tree)
+	for _, id := range []int{-1, tree.Len(), 1 << 40} {
+		if a.Running(id) {
+			t.Errorf("Running(%d) = true", id)
+		}
+		if info := tree.Node(id); info.ID != -1 {
+			t.Errorf("Node(%d) = %+v, want ID -1", id, info)
+		}
+	}
+	bad := arbor.Sequence(arbor.AlwaysSuccess())
+	bad.Abort = arbor.Abort(99)
+	if _, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": bad}}, nil); err == nil || !strings.Contains(err.Error(), "abort 99 is not an abort mode") {
+		t.Errorf("Abort(99): %v", err)
+	}
+}

@@ -192,7 +192,9 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 			c.el.add(path, def.Type, def.Line, "wrong number of children: has %d, SubTree takes none (its child is the named tree)", nk)
 		}
 	}
-	if def.Abort != AbortNone {
+	if def.Abort > AbortBoth {
+		c.el.add(path, def.Type, def.Line, "abort %d is not an abort mode (none, self, lower or both)", int(def.Abort))
+	} else if def.Abort != AbortNone {
 		switch t.kind {
 		case kSequence, kSequenceWithMemory, kSelector:
 		default:

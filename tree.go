@@ -127,8 +127,12 @@ func (n NodeInfo) Label() string {
 	return n.Type
 }
 
-// Node returns a description of node id.
+// Node returns a description of node id; for an id that is not a node of
+// the tree (see Len), the zero NodeInfo with ID -1.
 func (t *Tree) Node(id int) NodeInfo {
+	if uint(id) >= uint(len(t.nodes)) {
+		return NodeInfo{ID: -1, Parent: -1, Guard: -1, GuardOf: -1}
+	}
 	n, m := &t.nodes[id], &t.meta[id]
 	info := NodeInfo{ID: id, Type: m.typ, Name: m.name, Path: m.path, Parent: int(m.parent),
 		Guard: int(n.guard), GuardOf: -1, Abort: n.abort, Params: m.params, Condition: isConditionKind(n.kind)}

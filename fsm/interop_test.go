@@ -507,9 +507,9 @@ func TestStateKey(t *testing.T) {
 	}
 }
 
-// An agent with an FSM node snapshots while the node is not running (the
-// machine starts afresh after a restore), and refuses with a clear error
-// while it runs.
+// An agent with an FSM node snapshots at any time: a restored agent's
+// machine continues in the states it was in (and from scratch when the
+// node was not running).
 func TestFSMNodeSnapshots(t *testing.T) {
 	def, err := fsm.Compile(jobMachine())
 	if err != nil {
@@ -519,34 +519,47 @@ func TestFSMNodeSnapshots(t *testing.T) {
 	if err := fsm.Register(reg, []*fsm.Definition{def}); err != nil {
 		t.Fatal(err)
 	}
-	tree := compileTree(t, reg, arbor.Sequence(arbor.Leaf("FSM"), arbor.Set("done", true)))
+	tree := compileTree(t, reg, arbor.Sequence(arbor.Leaf("FSM", "stateKey", "job"), arbor.Set("done", true)))
+	restored := func(a *arbor.Agent) *arbor.Agent {
+		t.Helper()
+		data, err := a.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := arbor.NewAgent(tree)
+		if err := b.Restore(data); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
 	a := arbor.NewAgent(tree)
-	data, err := a.Snapshot()
-	if err != nil {
-		t.Fatalf("fresh agent: %v", err)
+	fresh := restored(a)
+	if st := a.Tick(time.Second); st != arbor.Running || a.Blackboard().Value("job").String() != `"Job/Prepare"` {
+		t.Fatalf("tick: %v, job %v", st, a.Blackboard().Value("job"))
 	}
-	if st := a.Tick(time.Second); st != arbor.Running {
-		t.Fatalf("tick: %v", st)
+	a.Blackboard().Set("ready", true)
+	a.Tick(2 * time.Second)
+	if got := a.Blackboard().Value("job").String(); got != `"Job/Act"` {
+		t.Fatalf("job %s, want Job/Act", got)
 	}
-	if _, err := a.Snapshot(); err == nil || !strings.Contains(err.Error(), "machine is running") {
-		t.Fatalf("running FSM node: %v", err)
+	// Running in Job/Act: the restored agent goes on from there (a machine
+	// started afresh would be in Job/Prepare, ready being unset).
+	b := restored(a)
+	for _, x := range []*arbor.Agent{a, b} {
+		x.Blackboard().Set("ready", false)
+		if st := x.Tick(3 * time.Second); st != arbor.Running {
+			t.Fatalf("after restore: %v", st)
+		}
 	}
-	a.Blackboard().Set("ok", true)
-	if st := a.Tick(2 * time.Second); st != arbor.Success {
-		t.Fatalf("tick: %v", st)
-	}
-	if _, err := a.Snapshot(); err != nil {
-		t.Fatalf("after the machine finished: %v", err)
-	}
-	b := arbor.NewAgent(tree)
-	if err := b.Restore(data); err != nil {
-		t.Fatal(err)
-	}
-	if st := b.Tick(time.Second); st != arbor.Running {
-		t.Fatalf("restored agent, first tick: %v", st)
+	if ja, jb := a.Blackboard().Value("job").String(), b.Blackboard().Value("job").String(); ja != `"Job/Act"` || jb != ja {
+		t.Fatalf("after restore: original in %s, restored in %s, want Job/Act for both", ja, jb)
 	}
 	b.Blackboard().Set("ok", true)
-	if st := b.Tick(2 * time.Second); st != arbor.Success {
-		t.Fatalf("restored agent, second tick: %v", st)
+	if st := b.Tick(4 * time.Second); st != arbor.Success || b.Blackboard().Value("done").String() != "true" {
+		t.Fatalf("restored agent after ok: %v, done %v", st, b.Blackboard().Value("done"))
+	}
+	// The agent restored before any tick starts its machine afresh.
+	if st := fresh.Tick(time.Second); st != arbor.Running || fresh.Blackboard().Value("job").String() != `"Job/Prepare"` {
+		t.Fatalf("fresh restore: %v, job %v", st, fresh.Blackboard().Value("job"))
 	}
 }

@@ -1,8 +1,10 @@
 package fsm
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/arborbt/arbor"
@@ -110,30 +112,131 @@ func Register(reg *arbor.Registry, defs []*Definition, opts ...NodeOptions) erro
 }
 
 // nodeMem is an agent's memory of an FSM node: its instance, kept over
-// the agent's life (KeepMemory) so that activations do not allocate.
-type nodeMem struct{ in *Instance }
-
-// errRunningSnapshot is the snapshot error of an FSM node whose machine is
-// running.
-var errRunningSnapshot = errors.New("fsm: the FSM node's machine is running, and a machine's state is not saved in snapshots yet: snapshot the agent while the node is not running")
-
-// MarshalBinary implements encoding.BinaryMarshaler for agent snapshots.
-// A machine between activations has nothing to save (the next start
-// begins afresh); a running one is an error, not a silent loss.
-func (m *nodeMem) MarshalBinary() ([]byte, error) {
-	if m.in != nil && m.in.depth > 0 {
-		return nil, errRunningSnapshot
-	}
-	return []byte{}, nil
+// the agent's life (KeepMemory) so that activations do not allocate, and
+// the machine state a Restore gave it, applied when the instance is made.
+type nodeMem struct {
+	in    *Instance
+	saved *machineState
 }
 
-// UnmarshalBinary implements encoding.BinaryUnmarshaler: the instance is
-// made when the node next starts.
-func (m *nodeMem) UnmarshalBinary(data []byte) error {
-	if len(data) != 0 {
-		return fmt.Errorf("fsm: %d bytes of FSM node memory, want none", len(data))
+// machineState is the running state of an FSM node's machine, as agent
+// snapshots keep it: per level, the active state, when it was entered and
+// the last result of its tree; and the machine's clock.
+type machineState struct {
+	active     []int32
+	since      []int64
+	treeStatus []arbor.Status
+	now        int64
+}
+
+const machineStateVersion = 1
+
+// MarshalBinary implements encoding.BinaryMarshaler for agent snapshots:
+// nothing for a machine between activations (the next start begins
+// afresh), else its active states. A state that runs a program's agent
+// (State.Agent) cannot be saved: that is an error, not a silent loss.
+func (m *nodeMem) MarshalBinary() ([]byte, error) {
+	in := m.in
+	if in == nil || in.depth == 0 {
+		if m.saved != nil { // restored, not ticked since
+			return m.saved.encode(), nil
+		}
+		return []byte{}, nil
 	}
-	m.in = nil
+	ms := &machineState{now: in.now}
+	for l := int32(0); l < in.depth; l++ {
+		if in.agents[l] != nil {
+			return nil, fmt.Errorf("fsm: state %s runs a program's agent, which snapshots do not hold", in.def.states[in.active[l]].path)
+		}
+		ms.active = append(ms.active, in.active[l])
+		ms.since = append(ms.since, in.since[l])
+		ms.treeStatus = append(ms.treeStatus, in.treeStatus[l])
+	}
+	return ms.encode(), nil
+}
+
+func (ms *machineState) encode() []byte {
+	b := binary.AppendUvarint(nil, machineStateVersion)
+	b = binary.AppendUvarint(b, uint64(len(ms.active)))
+	for l := range ms.active {
+		b = binary.AppendVarint(b, int64(ms.active[l]))
+		b = binary.AppendVarint(b, ms.since[l])
+		b = append(b, byte(ms.treeStatus[l]))
+	}
+	return binary.AppendVarint(b, ms.now)
+}
+
+// UnmarshalBinary implements encoding.BinaryUnmarshaler. The state is
+// checked against the machine, and applied, when the node next ticks.
+func (m *nodeMem) UnmarshalBinary(data []byte) error {
+	m.in, m.saved = nil, nil
+	if len(data) == 0 {
+		return nil
+	}
+	bad := func(what string) error { return fmt.Errorf("fsm: FSM node memory: %s", what) }
+	v, n := binary.Uvarint(data)
+	if n <= 0 || v != machineStateVersion {
+		return bad("unknown version")
+	}
+	data = data[n:]
+	depth, n := binary.Uvarint(data)
+	if n <= 0 || depth == 0 || depth > maxMachineDepth {
+		return bad("bad depth")
+	}
+	data = data[n:]
+	ms := &machineState{}
+	for l := uint64(0); l < depth; l++ {
+		a, n := binary.Varint(data)
+		if n <= 0 || a < 0 || a > math.MaxInt32 {
+			return bad("bad state")
+		}
+		data = data[n:]
+		since, n := binary.Varint(data)
+		if n <= 0 || len(data) <= n {
+			return bad("truncated")
+		}
+		st := arbor.Status(data[n])
+		if st > arbor.Running {
+			return bad("bad status")
+		}
+		data = data[n+1:]
+		ms.active, ms.since, ms.treeStatus = append(ms.active, int32(a)), append(ms.since, since), append(ms.treeStatus, st)
+	}
+	now, n := binary.Varint(data)
+	if n <= 0 || n != len(data) {
+		return bad("bad clock or trailing data")
+	}
+	ms.now = now
+	m.saved = ms
+	return nil
+}
+
+// maxMachineDepth bounds the levels a saved machine state may have.
+const maxMachineDepth = 1 << 10
+
+// restore puts a saved machine state into a fresh instance, after
+// checking it against the definition: each level's state belongs to the
+// machine of the state above it.
+func (in *Instance) restore(ms *machineState) error {
+	d := in.def
+	if len(ms.active) > d.depth {
+		return fmt.Errorf("fsm: restore %s: %d levels, the machine has %d", d.name, len(ms.active), d.depth)
+	}
+	mi := int32(0)
+	for l, si := range ms.active {
+		if mi < 0 || int(si) >= len(d.states) || d.states[si].machine != mi {
+			return fmt.Errorf("fsm: restore %s: level %d: state %d is not a state of the machine active there", d.name, l, si)
+		}
+		if d.states[si].agent != nil {
+			return fmt.Errorf("fsm: restore %s: state %s runs a program's agent", d.name, d.states[si].path)
+		}
+		mi = d.states[si].sub
+	}
+	for l, si := range ms.active {
+		in.active[l], in.since[l], in.treeStatus[l], in.agents[l] = si, ms.since[l], ms.treeStatus[l], nil
+	}
+	in.depth = int32(len(ms.active))
+	in.now = ms.now
 	return nil
 }
 
@@ -150,34 +253,62 @@ var errNoInstance = errors.New("the FSM node has no instance (its start failed)"
 // Start makes the agent's instance on first use, and makes sure it starts
 // afresh.
 func (n *node) Start(c *arbor.Ctx, m *nodeMem) error {
-	if m.in == nil {
-		agent := c.Agent()
-		path, name := c.Path(), c.Name()
-		in, err := NewInstance(n.def, WithBlackboard(c.Blackboard()), WithOwner(agent.Owner()), withAgent(agent), WithStateKey(n.stateKey),
-			WithErrorHandler(func(e *RunError) {
-				if n.onError != nil {
-					n.onError(&arbor.NodeError{Path: path, Type: n.typ, Name: name, Agent: agent, Time: e.Time, Err: e})
-					return
-				}
-				// The machine runs inside this node's callbacks: the agent's
-				// error handler (or its rate-limited log) gets the error.
-				c.Report(e)
-			}))
-		if err != nil {
-			return fmt.Errorf("fsm node: %w", err)
-		}
-		m.in = in
+	m.saved = nil // a restored state was of an activation that ended
+	if err := n.instance(c, m); err != nil {
+		return err
 	}
 	m.in.Stop()
 	return nil
 }
 
-// Tick updates the machine.
+// instance makes the agent's instance of the machine, if it has none.
+func (n *node) instance(c *arbor.Ctx, m *nodeMem) error {
+	if m.in != nil {
+		return nil
+	}
+	agent := c.Agent()
+	path, name := c.Path(), c.Name()
+	in, err := NewInstance(n.def, WithBlackboard(c.Blackboard()), WithOwner(agent.Owner()), withAgent(agent), WithStateKey(n.stateKey),
+		WithErrorHandler(func(e *RunError) {
+			if n.onError != nil {
+				n.onError(&arbor.NodeError{Path: path, Type: n.typ, Name: name, Agent: agent, Time: e.Time, Err: e})
+				return
+			}
+			// The machine runs inside this node's callbacks: the agent's
+			// error handler (or its rate-limited log) gets the error.
+			c.Report(e)
+		}))
+	if err != nil {
+		return fmt.Errorf("fsm node: %w", err)
+	}
+	m.in = in
+	return nil
+}
+
+// Tick updates the machine. The first tick after a Restore of a running
+// node makes its instance and puts the saved state in it.
 func (n *node) Tick(c *arbor.Ctx, m *nodeMem) (arbor.Status, error) {
+	if err := n.resume(c, m); err != nil {
+		return arbor.Failure, err
+	}
 	if m.in == nil {
 		return arbor.Failure, errNoInstance
 	}
 	return m.in.Update(c.Now()), nil
+}
+
+// resume puts a machine state restored from a snapshot into the node's
+// instance, if there is one.
+func (n *node) resume(c *arbor.Ctx, m *nodeMem) error {
+	ms := m.saved
+	if ms == nil {
+		return nil
+	}
+	m.saved = nil
+	if err := n.instance(c, m); err != nil {
+		return err
+	}
+	return m.in.restore(ms)
 }
 
 // End stops the machine after it reached a final state (or failed).
@@ -187,8 +318,12 @@ func (n *node) End(_ *arbor.Ctx, m *nodeMem, _ arbor.Status) {
 	}
 }
 
-// Halt stops the machine: exit callbacks, innermost first.
-func (n *node) Halt(_ *arbor.Ctx, m *nodeMem) {
+// Halt stops the machine: exit callbacks, innermost first (also of a
+// machine restored from a snapshot and not ticked since).
+func (n *node) Halt(c *arbor.Ctx, m *nodeMem) {
+	if err := n.resume(c, m); err != nil {
+		c.Report(err)
+	}
 	if m.in != nil {
 		m.in.Stop()
 	}

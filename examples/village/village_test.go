@@ -101,8 +101,8 @@ func TestSpecTimeline(t *testing.T) {
 func TestHourWithoutDeathOrSpin(t *testing.T) {
 	v, m := loadTrees(t)
 	for _, cfg := range []Config{
-		{Villagers: 1, Monsters: -1, Uniform: true},
-		{Villagers: 40, Monsters: -1, Seed: 7},
+		{Villagers: 1, Monsters: -1, Uniform: true, Workers: 1},
+		{Villagers: 20, Monsters: -1, Seed: 7, Workers: 1},
 	} {
 		w := New(cfg, v, m)
 		tk := Plain(w.Manager())

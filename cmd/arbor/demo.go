@@ -298,7 +298,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	if tok := sess.Token(); tok != "" {
 		url += "#token=" + tok
 	}
-	fmt.Fprintf(stdout, "arbor serve: %d agents of %d trees\n  debugger: %s\nPress Ctrl+C to stop.\n", m.Len(), len(fset.Args()), url)
+	fmt.Fprintf(stdout, "arbor serve: %s of %s\n  debugger: %s\nPress Ctrl+C to stop.\n", plural(m.Len(), "agent"), plural(len(fset.Args()), "tree"), url)
 	if ready != nil {
 		ready(strings.TrimSuffix(base, "/"))
 	}
@@ -388,4 +388,12 @@ func unknownTypes(reg *arbor.Registry, doc *arbor.Document) []string {
 		}
 	}
 	return out
+}
+
+// plural writes a count with its noun: "1 agent", "3 agents".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

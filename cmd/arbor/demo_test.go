@@ -193,3 +193,14 @@ func TestServeCommand(t *testing.T) {
 		}
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 agents"}, {1, "1 agent"}, {2, "2 agents"}} {
+		if got := plural(tc.n, "agent"); got != tc.want {
+			t.Errorf("plural(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

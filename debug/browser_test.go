@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -35,7 +36,12 @@ var artifacts = filepath.Join("..", "testdata", "artifacts")
 const (
 	modePatrol int32 = iota // no enemy, healthy: the patrol branch runs (the right end of the tree)
 	modeFlee                // hurt: the flee branch runs (the left end)
+	modeAttack              // an enemy in reach: the first attack branch succeeds every tick, nothing runs
 )
+
+// browserHistory is the history of the page tests' session: 5 s at 20 Hz,
+// so that a test sees it full and dropping its oldest ticks.
+const browserHistory = 100
 
 // browserSession serves a session ticked at 20 Hz until the test ends:
 // agent 0 runs the wide benchmark tree (216 nodes) with senses set by
@@ -48,7 +54,7 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 	}
 	sentry, blink := testTrees(t)
 	m := arbor.NewManager(arbor.WithWorkers(1))
-	m.Add(wide)
+	m.Add(wide, arbor.WithOwner(workload.Seed(0))) // Attack counts its attacks in its owner
 	m.Add(sentry)
 	m.Add(blink)
 	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -59,13 +65,16 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 			return
 		}
 		bb := a.Blackboard()
-		hp := 100.0
-		if mode.Load() == modeFlee {
+		hp, visible, dist := 100.0, false, 9.0
+		switch mode.Load() {
+		case modeFlee:
 			hp = 10
+		case modeAttack:
+			visible, dist = true, 2
 		}
 		workload.HP.Set(bb, hp)
-		workload.EnemyVisible.Set(bb, false)
-		workload.EnemyDist.Set(bb, 9)
+		workload.EnemyVisible.Set(bb, visible)
+		workload.EnemyDist.Set(bb, dist)
 	}
 	ln, err := Listen("127.0.0.1:0")
 	if err != nil {
@@ -91,19 +100,23 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 }
 
 // TestBrowserPage checks the page at 1024×768: the statistics table,
-// following the running node on a wide tree, the breakpoint banner while
-// scrubbing, forcing a node's result, and an agent that is not (or no
-// longer) in the session.
+// following the running node on a wide tree (or the last tick's deepest
+// node when none runs), the Node tab of a node that never ran, the
+// breakpoint banner while scrubbing, scrubbing a full history, forcing a
+// node's result, and an agent that is not (or no longer) in the session.
 func TestBrowserPage(t *testing.T) {
 	ctx := bt.Start(t, 1024, 768)
 	thrown := bt.Errors(ctx)
-	base, s, mode := browserSession(t, Options{Controls: true, Token: browserToken})
+	base, s, mode := browserSession(t, Options{Controls: true, Token: browserToken, History: browserHistory})
 	bt.Run(t, ctx, chromedp.Navigate(base+"/#agent=0&token="+browserToken))
 	bt.Wait(t, ctx, "agent 0 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #0 ') && document.querySelectorAll('#tree g.node').length === 216 &&
 		document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
 	t.Run("stats", func(t *testing.T) { checkStatsTable(t, ctx, s) })
 	t.Run("follow", func(t *testing.T) { checkFollow(t, ctx, mode) })
+	t.Run("follow, nothing running", func(t *testing.T) { checkFollowVisited(t, ctx, mode) })
+	t.Run("idle node", func(t *testing.T) { checkIdleNode(t, ctx) })
 	t.Run("breakpoint banner", func(t *testing.T) { checkBreakBanner(t, ctx, base) })
+	t.Run("scrub a full history", func(t *testing.T) { checkScrubFullHistory(t, ctx, base) })
 	t.Run("force", func(t *testing.T) { checkForce(t, ctx, base) })
 	t.Run("find", func(t *testing.T) { checkFind(t, ctx, base) })
 	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })
@@ -476,4 +489,204 @@ func checkFind(t *testing.T, ctx context.Context, base string) {
 	}
 	bt.Run(t, ctx, chromedp.SendKeys("#node-find", kb.Escape, chromedp.ByID))
 	bt.Wait(t, ctx, "cleared", `!document.querySelector('#tree g.node.match') && document.querySelector('#node-find').value === ''`, 5*time.Second)
+}
+
+// nodeInView says whether all of node id is in the tree's view.
+func nodeInView(id int) string {
+	return fmt.Sprintf(`(() => {
+	const s = document.querySelector('#tree').getBoundingClientRect();
+	const n = document.querySelector('#tree g.node[data-id="%d"] rect').getBoundingClientRect();
+	return n.left >= s.left && n.right <= s.right && n.top >= s.top && n.bottom <= s.bottom;
+})()`, id)
+}
+
+// checkFollowVisited checks Follow on ticks where nothing runs: the wide
+// agent attacks (its first attack branch succeeds every tick), and the
+// deepest node visited, that branch's Attack, comes into view, with the
+// live updates and when Follow is clicked.
+func checkFollowVisited(t *testing.T, ctx context.Context, mode *atomic.Int32) {
+	defer mode.Store(modePatrol)
+	attack, patrol := nodeNamed(t, ctx, "Attack"), nodeNamed(t, ctx, "patrol")
+	follow := func() {
+		t.Helper()
+		bt.Run(t, ctx, chromedp.Click("#btn-follow", chromedp.ByID))
+	}
+	if !bt.Eval[bool](t, ctx, `document.querySelector('#btn-follow').classList.contains('on')`) {
+		follow()
+	}
+	patrolling := fmt.Sprintf(`(() => { const [id, v] = %s; return id > %d && v; })()`, runningLeaf, patrol)
+	attacking := fmt.Sprintf(`document.querySelector('#running-list').textContent === 'nothing running' &&
+		document.querySelector('#tree g.node[data-id="%d"]').dataset.visited === '1'`, attack)
+	bt.Wait(t, ctx, "patrol in view", patrolling, 5*time.Second)
+	if bt.Eval[bool](t, ctx, nodeInView(attack)) {
+		t.Fatalf("the Attack (node %d) is in view at the patrol: the test shows nothing", attack)
+	}
+	mode.Store(modeAttack)
+	bt.Wait(t, ctx, "attacking, nothing running", attacking, 5*time.Second)
+	bt.Wait(t, ctx, "the Attack followed into view", nodeInView(attack), 5*time.Second)
+
+	// Back at the patrol, Follow off: attacking, the view stays; Follow
+	// clicked, it shows the Attack.
+	mode.Store(modePatrol)
+	bt.Wait(t, ctx, "patrol in view again", patrolling, 5*time.Second)
+	follow()
+	mode.Store(modeAttack)
+	bt.Wait(t, ctx, "attacking again", attacking, 5*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	if bt.Eval[bool](t, ctx, nodeInView(attack)) {
+		t.Fatal("Follow off, the view moved to the Attack")
+	}
+	follow()
+	bt.Wait(t, ctx, "Follow clicked: the Attack in view", nodeInView(attack), 5*time.Second)
+	mode.Store(modePatrol)
+	bt.Wait(t, ctx, "patrol in view at the end", patrolling, 5*time.Second)
+}
+
+// checkIdleNode checks the Node tab of a node that never ran (the last
+// attack branch's Attack: the first branch takes every attack): its status
+// reads as the legend calls it, idle, and names no tick it ran in.
+func checkIdleNode(t *testing.T, ctx context.Context) {
+	// The last match of "Attack" is the last branch's action.
+	bt.Run(t, ctx, chromedp.SetValue("#node-find", "", chromedp.ByID), chromedp.SendKeys("#node-find", "Attack", chromedp.ByID),
+		chromedp.Evaluate(`document.querySelector('#node-find').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', shiftKey: true }))`, nil))
+	defer bt.Run(t, ctx, chromedp.SendKeys("#node-find", kb.Escape, chromedp.ByID))
+	status := `(() => {
+		const dt = Array.from(document.querySelectorAll('#node-info dt')).find((e) => e.textContent === 'status');
+		return dt ? dt.nextElementSibling.textContent : '';
+	})()`
+	bt.Wait(t, ctx, "the last Attack in the Node tab", `(() => {
+		const g = document.querySelector('#tree g.node.selected');
+		return !!g && g.querySelector('text.lbl').textContent === 'Attack' && g.dataset.status === 'never' &&
+			document.querySelector('#node-info').textContent.includes('Guard.children[51].children[2]');
+	})()`, 5*time.Second)
+	got := bt.Eval[string](t, ctx, status)
+	idle := bt.Eval[string](t, ctx, `document.querySelector('#legend .st-never').textContent`)
+	if !strings.HasPrefix(got, idle+" ") || strings.Contains(got, "never") || strings.Contains(got, "tick") {
+		t.Errorf("status %q for a node that never ran, want it %q as in the legend, and no tick", got, idle)
+	}
+	// A node visited in the tick shown: its status in this tick.
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#node-find').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }))`, nil))
+	bt.Wait(t, ctx, "the first match, visited", `(() => {
+		const g = document.querySelector('#tree g.node.selected');
+		return !!g && g.dataset.id === '4' && g.dataset.visited === '1';
+	})()`, 5*time.Second)
+	if got := bt.Eval[string](t, ctx, status); !strings.HasSuffix(got, " (this tick)") {
+		t.Errorf("status %q for a node visited in the tick", got)
+	}
+}
+
+// scrubProblems says where the timeline scrubbed back disagrees with
+// itself: the label's record, the slider's thumb and the strip's cursor
+// must be the same record, one the slider offers, and the label no error.
+var scrubProblems = fmt.Sprintf(`(() => {
+	const label = document.querySelector('#tl-label').textContent;
+	const r = document.querySelector('#tl-range');
+	const m = /^history · record (\d+) /.exec(label);
+	if (!m) return 'label "' + label + '"';
+	const seq = Number(m[1]), min = Number(r.min), max = Number(r.max), value = Number(r.value);
+	if (value !== seq) return 'the label shows record ' + seq + ', the slider ' + value + ' (of ' + min + '-' + max + ')';
+	if (seq < min || seq > max) return 'record ' + seq + ' is not on the slider (' + min + '-' + max + ')';
+	const c = document.querySelector('#tl-strip');
+	const bw = c.width / Math.max(%d, max - min + 1);
+	const x = Math.floor((seq - min) * bw + bw / 2);
+	const px = Array.from(c.getContext('2d').getImageData(x, 0, 1, 1).data.slice(0, 3)).join(',');
+	if (px !== '29,35,48') return 'no strip cursor at record ' + seq + ' (x ' + x + ': ' + px + ')';
+	return '';
+})()`, browserHistory)
+
+// checkScrubFullHistory scrubs the history of the blinker once it is full
+// (the oldest records drop as it ticks on): a record scrubbed to stays
+// shown while it is kept, the oldest one offered is shown (or, dropped
+// meanwhile, the oldest kept), never an error; a record shown that drops
+// gives way to the oldest kept, and the label says so; the label, the
+// slider and the strip agree all along.
+func checkScrubFullHistory(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=2"))
+	bt.Wait(t, ctx, "agent 2 live, its history full", `document.querySelector('#agent-title').textContent.startsWith('Agent #2 ') &&
+		document.querySelector('#tl-label').textContent.startsWith('live · record') && Number(document.querySelector('#tl-range').min) > 1`, 15*time.Second)
+	label := func() string { return bt.Eval[string](t, ctx, `document.querySelector('#tl-label').textContent`) }
+	record := func() int {
+		t.Helper()
+		var n int
+		if _, err := fmt.Sscanf(label(), "history · record %d ", &n); err != nil {
+			t.Fatalf("label %q: %v", label(), err)
+		}
+		return n
+	}
+	agree := func(what string) {
+		t.Helper()
+		if p := bt.Eval[string](t, ctx, scrubProblems); p != "" {
+			bt.Screenshot(t, ctx, "scrub.png", artifacts)
+			t.Fatalf("%s: %s", what, p)
+		}
+	}
+	// shownAfter waits for the label to show a record of the history
+	// (not an error), then for the page to settle on it.
+	shownAfter := func(what string) {
+		t.Helper()
+		bt.Wait(t, ctx, what, `(() => { const l = document.querySelector('#tl-label').textContent; return l.startsWith('history · record ') || l.startsWith('record '); })()`, 5*time.Second)
+		if l := label(); !strings.HasPrefix(l, "history · record ") {
+			bt.Screenshot(t, ctx, "scrub.png", artifacts)
+			t.Fatalf("%s: %q", what, l)
+		}
+		time.Sleep(30 * time.Millisecond)
+		agree(what)
+	}
+
+	// The slider's left end: the oldest record offered, or the oldest
+	// kept when that one dropped meanwhile.
+	offered := bt.Eval[int](t, ctx, `(() => { const r = document.querySelector('#tl-range'); r.value = r.min; r.dispatchEvent(new Event('input')); return Number(r.value); })()`)
+	shownAfter("scrubbed to the left end")
+	if n := record(); n < offered {
+		t.Fatalf("record %d shown, the slider offered %d", n, offered)
+	}
+	// Parked there, the record shown drops as the agent ticks on: the
+	// oldest kept takes its place, and the label says why.
+	prev, notes := record(), 0
+	for end := time.Now().Add(1500 * time.Millisecond); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		agree("at the left end")
+		n := record()
+		if n < prev {
+			t.Fatalf("at the left end: record %d after %d", n, prev)
+		}
+		if n > prev && strings.Contains(label(), "record "+strconv.Itoa(prev)+" left the history") {
+			notes++
+		}
+		prev = n
+	}
+	if notes == 0 || prev <= offered {
+		t.Errorf("at the left end: shown up to record %d from %d, %d moves said: want it to move to the oldest kept, and say so", prev, offered, notes)
+	}
+	// ◀ at the left end: no error, the oldest kept.
+	bt.Run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
+	time.Sleep(100 * time.Millisecond)
+	shownAfter("◀ at the left end")
+
+	// A recent record stays shown while the history moves on (it is kept
+	// for 4.5 s more).
+	bt.Run(t, ctx, chromedp.Evaluate(`(() => { const r = document.querySelector('#tl-range'); r.value = Number(r.max) - 10; r.dispatchEvent(new Event('input')); })()`, nil))
+	bt.Wait(t, ctx, "scrubbed to a recent record", `(() => { const r = document.querySelector('#tl-range'); return document.querySelector('#tl-label').textContent.startsWith('history · record ' + r.value + ' '); })()`, 5*time.Second)
+	mid := record()
+	min0 := bt.Eval[string](t, ctx, `document.querySelector('#tl-range').min`)
+	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		agree("at a recent record")
+		if n := record(); n != mid {
+			t.Fatalf("at a recent record: record %d shown, then %d", mid, n)
+		}
+	}
+	if min := bt.Eval[string](t, ctx, `document.querySelector('#tl-range').min`); min == min0 {
+		t.Errorf("the slider still starts at record %s: the history did not move on", min)
+	}
+	// ▶ and ◀ step from the record shown.
+	step := func(button string, want int) {
+		t.Helper()
+		bt.Run(t, ctx, chromedp.Click(button, chromedp.ByID))
+		bt.Wait(t, ctx, button, fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ')`, want), 5*time.Second)
+		agree(button)
+	}
+	step("#btn-next", mid+1)
+	step("#btn-prev", mid)
+	step("#btn-prev", mid-1)
+	bt.Run(t, ctx, chromedp.Click("#btn-live", chromedp.ByID))
+	bt.Wait(t, ctx, "live again", `document.querySelector('#tl-label').textContent.startsWith('live · record')`, 5*time.Second)
 }

@@ -312,11 +312,11 @@ func (s *Session) countTrees() []treeInfo {
 			lastTree = t
 		}
 		cur.count++
-		if st := a.Status(); st <= arbor.Running {
-			cur.status[st]++
-		}
+		// A paused agent counts as paused only, as the list shows it.
 		if a.Paused() {
 			cur.paused++
+		} else if st := a.Status(); st <= arbor.Running {
+			cur.status[st]++
 		}
 	}
 	sort.Slice(tallies, func(i, j int) bool { return tallies[i].td.ID < tallies[j].td.ID })
@@ -395,8 +395,11 @@ type agentList struct {
 	Tick    uint64      `json:"tick"`
 }
 
-// agents lists agents: q searches the id, label and tree name; tree
-// filters by tree id; status by running, success, failure, idle or paused.
+// agents lists agents: q searches the id as the list shows it ("#17";
+// "17" and "#17" both find it), the label and the tree name, and the agent
+// whose id q is comes first; tree filters by tree id; status by running,
+// success, failure, idle or paused (a paused agent is listed under paused
+// only, as the tree counts have it).
 func (h *handler) agents(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	search := strings.ToLower(strings.TrimSpace(q.Get("q")))
@@ -436,21 +439,22 @@ func (h *handler) agents(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	sum := s.summaryLocked()
 	out := agentList{Total: s.m.Len(), Offset: offset, Agents: []agentInfo{}, Trees: sum.Trees, Tick: s.tick}
-	for _, a := range s.m.Agents() {
+	// list lists agent a when it passes the filters.
+	list := func(a *arbor.Agent) {
 		td := s.treeOf(a)
 		if treeID >= 0 && td.ID != treeID {
-			continue
+			return
 		}
-		if status == "paused" && !a.Paused() || status != "" && status != "paused" && statusName(a) != status {
-			continue
+		if status == "paused" && !a.Paused() || status != "" && status != "paused" && (a.Paused() || statusName(a) != status) {
+			return
 		}
 		var label string
 		if s.opts.Label != nil && (search != "" || (out.Matches >= offset && len(out.Agents) < limit)) {
 			label = s.opts.Label(a)
 		}
-		if search != "" && !strings.Contains(strconv.Itoa(a.ID()), search) &&
+		if search != "" && !strings.Contains("#"+strconv.Itoa(a.ID()), search) &&
 			!strings.Contains(strings.ToLower(label), search) && !strings.Contains(strings.ToLower(td.Name), search) {
-			continue
+			return
 		}
 		if out.Matches >= offset && len(out.Agents) < limit {
 			ai := agentInfo{ID: a.ID(), Tree: td.ID, TreeName: td.Name, Status: statusName(a), Paused: a.Paused(),
@@ -458,6 +462,18 @@ func (h *handler) agents(w http.ResponseWriter, r *http.Request) {
 			out.Agents = append(out.Agents, ai)
 		}
 		out.Matches++
+	}
+	// The agent whose id was asked for ("17" or "#17") comes first.
+	var exact *arbor.Agent
+	if id, err := strconv.Atoi(strings.TrimPrefix(search, "#")); err == nil && id >= 0 && strconv.Itoa(id) == strings.TrimPrefix(search, "#") {
+		if exact = s.m.Agent(id); exact != nil {
+			list(exact)
+		}
+	}
+	for _, a := range s.m.Agents() {
+		if a != exact {
+			list(a)
+		}
 	}
 	s.mu.Unlock()
 	h.writeJSON(w, http.StatusOK, out)
@@ -590,6 +606,18 @@ func viewOf(id int, wt *watch, rec *record, nodes string) tickView {
 		Local: rec.Local, Global: rec.Global}
 }
 
+// tickAnswer is the answer of ticks/{seq}: the record, and the history's
+// bounds when it was read.
+type tickAnswer struct {
+	tickView
+	First uint64 `json:"first"` // the oldest record kept
+	Last  uint64 `json:"last"`  // the newest record
+}
+
+// tickAt serves one recorded tick. With clamp=1, a record that has left
+// the history (older than the oldest kept) answers the oldest record kept
+// instead, its seq telling which: a page scrubbing the history asks for
+// the records its slider offers, and the history moves on meanwhile.
 func (h *handler) tickAt(w http.ResponseWriter, r *http.Request) {
 	raw := r.PathValue("seq")
 	seq, err := strconv.ParseUint(raw, 10, 64)
@@ -597,16 +625,27 @@ func (h *handler) tickAt(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusBadRequest, "bad tick %q: want a record number", truncate(raw, 40))
 		return
 	}
+	clamp := false
+	if v := r.URL.Query().Get("clamp"); v != "" {
+		if clamp, err = strconv.ParseBool(v); err != nil {
+			h.fail(w, http.StatusBadRequest, "bad clamp %q: want 1 or 0", truncate(v, 40))
+			return
+		}
+	}
 	h.withRecorded(w, r, func(a *arbor.Agent, wt *watch) any {
 		if wt == nil {
 			return httpError{http.StatusNotFound, fmt.Sprintf("agent %d is not watched: no recorded ticks", a.ID())}
+		}
+		first, last := wt.bounds()
+		if clamp && wt.n > 0 && seq < first {
+			seq = first
 		}
 		rec := wt.find(seq)
 		if rec == nil {
 			return httpError{http.StatusNotFound, fmt.Sprintf("tick record %d is not in the history", seq)}
 		}
 		nodes, _ := wt.statusesAt(seq)
-		return viewOf(a.ID(), wt, rec, nodes)
+		return tickAnswer{tickView: viewOf(a.ID(), wt, rec, nodes), First: first, Last: last}
 	})
 }
 

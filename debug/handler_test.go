@@ -1114,3 +1114,159 @@ func TestTickRateIgnoresBursts(t *testing.T) {
 		t.Errorf("rate %v after a stall and a burst, want about 10", s.rate)
 	}
 }
+
+// A page scrubbing a full history asks for the records its slider offers,
+// which the history may drop meanwhile: with clamp=1 such a record answers
+// the oldest kept one (and says which), never a 404; the answer carries
+// the history's bounds.
+func TestTickOfDroppedRecord(t *testing.T) {
+	s := newTestSession(t, Options{History: 6})
+	stop, err := s.Watch(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	h := s.Handler()
+	if code, _ := get(t, h, "/api/agents/0/ticks/1?clamp=1"); code != 404 {
+		t.Errorf("no records yet: %d, want 404", code)
+	}
+	tickN(s, 0, 10) // records 1-10; 5-10 kept
+	cases := []struct {
+		path string
+		code int
+		seq  float64 // of the record answered
+	}{
+		{"/api/agents/0/ticks/4", 404, 0}, // without clamp, as before
+		{"/api/agents/0/ticks/4?clamp=1", 200, 5},
+		{"/api/agents/0/ticks/1?clamp=true", 200, 5},
+		{"/api/agents/0/ticks/0?clamp=1", 200, 5},
+		{"/api/agents/0/ticks/7?clamp=1", 200, 7},
+		{"/api/agents/0/ticks/7", 200, 7},
+		{"/api/agents/0/ticks/4?clamp=0", 404, 0},
+		{"/api/agents/0/ticks/11?clamp=1", 404, 0}, // not recorded yet
+		{"/api/agents/0/ticks/5?clamp=maybe", 400, 0},
+	}
+	for _, c := range cases {
+		code, v := get(t, h, c.path)
+		if code != c.code {
+			t.Errorf("%s: %d %v, want %d", c.path, code, v, c.code)
+			continue
+		}
+		if code != 200 {
+			continue
+		}
+		if v["seq"] != c.seq || v["first"] != 5.0 || v["last"] != 10.0 || v["nodes"] == "" {
+			t.Errorf("%s: record %v, history %v-%v, want record %v of 5-10", c.path, v["seq"], v["first"], v["last"], c.seq)
+		}
+	}
+	// The clamped answer is the oldest record itself.
+	_, oldest := get(t, h, "/api/agents/0/ticks/5")
+	_, clamped := get(t, h, "/api/agents/0/ticks/2?clamp=1")
+	if oldest["nodes"] != clamped["nodes"] || oldest["tick"] != clamped["tick"] || len(oldest["events"].([]any)) != len(clamped["events"].([]any)) {
+		t.Errorf("clamped %v, want the oldest record %v", clamped, oldest)
+	}
+}
+
+// A paused agent counts once, as paused (the list shows it so), in the
+// tree counts and in the status filters.
+func TestPausedAgentCountedOnce(t *testing.T) {
+	s := newTestSession(t, Options{})
+	tickN(s, 0, 2)
+	s.Do(func(m *arbor.Manager) { m.Agent(1).Pause() })
+	h := s.Handler()
+	_, sess := get(t, h, "/api/session")
+	for _, tr := range sess["trees"].([]any) {
+		tr := tr.(map[string]any)
+		sum := 0.0
+		for _, n := range tr["byStatus"].(map[string]any) {
+			sum += n.(float64)
+		}
+		if sum != tr["count"].(float64) {
+			t.Errorf("tree %v: byStatus %v adds up to %v, want its count %v", tr["name"], tr["byStatus"], sum, tr["count"])
+		}
+	}
+	if by := sess["trees"].([]any)[0].(map[string]any)["byStatus"].(map[string]any); by["paused"] != 1.0 || by["running"] != 4.0 {
+		t.Errorf("sentries: %v, want 4 running and 1 paused", by)
+	}
+	ids := func(query string) string {
+		t.Helper()
+		code, list := get(t, h, "/api/agents"+query)
+		if code != 200 {
+			t.Fatalf("agents%s: %d %v", query, code, list)
+		}
+		var out []string
+		for _, a := range list["agents"].([]any) {
+			out = append(out, fmt.Sprint(a.(map[string]any)["id"]))
+		}
+		if got := strconv.Itoa(len(out)); fmt.Sprint(list["matches"]) != got {
+			t.Errorf("agents%s: matches %v, %s listed", query, list["matches"], got)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := ids("?tree=0&status=running"); got != "0,2,3,4" {
+		t.Errorf("running sentries: %s, want 0,2,3,4 (not the paused 1)", got)
+	}
+	if got := ids("?status=paused"); got != "1" {
+		t.Errorf("paused: %s, want 1", got)
+	}
+	if got := ids("?tree=0"); got != "0,1,2,3,4" {
+		t.Errorf("sentries: %s, want all five", got)
+	}
+}
+
+// The search finds ids as the list shows them ("#17"), and lists the agent
+// whose id was asked for first, also on the first page of several.
+func TestSearchByShownID(t *testing.T) {
+	_, blink := testTrees(t)
+	m := arbor.NewManager(arbor.WithWorkers(1))
+	defer m.Close()
+	for range 205 {
+		m.Add(blink)
+	}
+	// Agent 13 escorts 17: its label holds 17.
+	label := func(a *arbor.Agent) string {
+		if a.ID() == 13 {
+			return "escort of 17"
+		}
+		return "blinker"
+	}
+	s := NewSession(m, Options{Label: label, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	tickN(s, 0, 1)
+	h := s.Handler()
+	cases := []struct{ q, want string }{
+		{"%23200", "200"},
+		{"%20%23200%20", "200"},
+		{"200", "200"},
+		{"17", "17,13,117,170,171,172,173,174,175,176,177,178,179"},
+		{"%2317", "17,170,171,172,173,174,175,176,177,178,179"},
+		{"%2313", "13,130,131,132,133,134,135,136,137,138,139"},
+		{"escort", "13"},
+		{"%23999", ""},
+		{"017", ""},
+	}
+	for _, c := range cases {
+		code, list := get(t, h, "/api/agents?q="+c.q)
+		var got []string
+		for _, a := range list["agents"].([]any) {
+			got = append(got, fmt.Sprint(a.(map[string]any)["id"]))
+		}
+		if code != 200 || strings.Join(got, ",") != c.want || fmt.Sprint(list["matches"]) != strconv.Itoa(len(got)) {
+			t.Errorf("q=%s: %d %v (matches %v), want %s", c.q, code, got, list["matches"], c.want)
+		}
+	}
+	// Paged: the exact match leads the first page and is not repeated.
+	var pages []string
+	for off := 0; off < 13; off += 5 {
+		_, list := get(t, h, "/api/agents?q=17&limit=5&offset="+strconv.Itoa(off))
+		for _, a := range list["agents"].([]any) {
+			pages = append(pages, fmt.Sprint(a.(map[string]any)["id"]))
+		}
+	}
+	if got := strings.Join(pages, ","); got != "17,13,117,170,171,172,173,174,175,176,177,178,179" {
+		t.Errorf("paged: %s", got)
+	}
+	// The filters still apply to the exact match.
+	if _, list := get(t, h, "/api/agents?q=17&status=paused"); list["matches"] != 0.0 {
+		t.Errorf("q=17&status=paused: %v, want none", list)
+	}
+}

@@ -390,6 +390,15 @@ func (w *watch) records() []*record {
 	return out
 }
 
+// bounds returns the sequence numbers of the oldest record kept and of
+// the newest; 0, 0 when there is none.
+func (w *watch) bounds() (first, last uint64) {
+	if w.n == 0 {
+		return 0, 0
+	}
+	return w.ring[w.head].Seq, w.seq
+}
+
 // find returns the record with sequence number seq, or nil.
 func (w *watch) find(seq uint64) *record {
 	if w.n == 0 {

@@ -31,8 +31,10 @@
     list: { q: '', tree: '', status: '', limit: 200 },
     tab: 'bb',
     statsSort: 'id',
-    scrubSeq: 0,
+    scrubSeq: 0, // scrubbed back (not live): the record shown, or being fetched to show
     scrubTimer: 0,
+    scrubReq: 0, // counts record requests: only the newest one's answer is shown
+    scrubWait: -1, // the record a request asks for while it is under way, or -1
     prevBB: new Map(),
     follow: true,
     followed: -1,
@@ -456,19 +458,42 @@
   function setFollow(on) {
     S.follow = on;
     $('#btn-follow').classList.toggle('on', on);
-    if (on && S.shown) followRunning(S.shown.running || [], true);
+    if (on && S.shown) followActive(S.shown, true);
   }
 
-  // followRunning keeps the first running leaf in view. The view moves
-  // only when the leaf is out of it (or near its sides): a running node
-  // that moves within the view does not pan it on every update. It then
-  // centres the leaf's parent if that shows the leaf, so that its
-  // siblings, which often run next, are in view too; else the leaf.
-  // force (Follow clicked): centre it anyway.
-  function followRunning(paths, force) {
+  // visitedPath is the path from the root to the deepest node visited in
+  // a tick (letters: its node statuses), of several the last in the
+  // tree's order (the one that ran last); [] when none was. Guards are
+  // left out, as in the running paths.
+  function visitedPath(letters) {
+    const t = S.tree;
+    if (!t || !letters) return [];
+    let deepest = -1;
+    for (let i = 0; i < t.nodes.length; i++) {
+      const ch = letters[i] || '.';
+      const n = t.nodes[i];
+      if (ch === ch.toLowerCase() || n.inGuard || n.guardOf >= 0) continue;
+      if (deepest < 0 || (S.depth[i] || 0) >= (S.depth[deepest] || 0)) deepest = i;
+    }
+    const path = [];
+    for (let i = deepest; i >= 0; i = t.nodes[i].parent) path.unshift(i);
+    return path;
+  }
+
+  // followActive keeps the first running leaf of tick v in view; when
+  // nothing runs (a tree whose actions succeed at once), the deepest node
+  // visited in it (visitedPath), so that the branch taken comes into view.
+  // The view moves only when the leaf is out of it (or near its sides): a
+  // running node that moves within the view does not pan it on every
+  // update. It then centres the leaf's parent if that shows the leaf, so
+  // that its siblings, which often run next, are in view too; else the
+  // leaf. force (Follow clicked): centre it anyway.
+  function followActive(v, force) {
     // Paused at a breakpoint, the view stays on the node of the hit.
-    if (!S.follow || !paths.length || !S.tree || (S.breakNode >= 0 && !force)) return;
-    const path = paths[0];
+    if (!S.follow || !S.tree || (S.breakNode >= 0 && !force)) return;
+    const paths = v.running || [];
+    const path = paths.length ? paths[0] : visitedPath(v.nodes);
+    if (!path.length) return;
     const leaf = path[path.length - 1];
     if (leaf === S.followed && !force) return;
     S.followed = leaf;
@@ -701,17 +726,23 @@
     for (const t of d.timeline) if (t[0] > lastSeq) S.timeline.push(t);
     while (S.timeline.length && S.timeline[0][0] < d.first) S.timeline.shift();
     if (fresh) renderAgentBar(S.agent);
-    const r = $('#tl-range');
-    r.min = d.first || 0;
-    r.max = d.seq || 0;
     if (S.live) {
-      r.value = d.seq;
+      syncRange(d.seq || 0);
       // The tick is the newest record's, not the session's: a paused
       // agent's newest record stays where it stopped.
       show({ seq: d.seq, nowMs: d.agent.nowMs, status: d.agent.status, nodes: d.nodes, running: d.running,
         events: d.events, agentScope: d.agentScope, globalScope: d.globalScope, live: true });
+    } else if (S.scrubSeq < (d.first || 0)) {
+      // Scrubbed back, the record shown left the history: the oldest one
+      // kept takes its place. Until it comes, the slider, the strip and
+      // the label stay as they are (they agree).
+      if (S.scrubWait !== S.scrubSeq) fetchRecord(S.scrubSeq, 0);
+    } else {
+      // Scrubbed back: the record shown stays, the history moves on
+      // around it.
+      syncRange(S.scrubSeq);
+      drawStrip();
     }
-    drawStrip();
     if (S.tab === 'stats') renderStats();
     if (S.tab === 'node') renderNode();
   }
@@ -736,7 +767,9 @@
     const latest = S.treeUpdate;
     S.treeUpdate = null;
     if (S.rec || latest.agent.id !== S.agentId || latest.agent.tree !== tree.id) return;
-    Object.assign(S, { tree, treeId: tree.id, selected: -1, followed: -1, timeline: [], shown: null, stats: null });
+    // The history starts again: the page shows the agent live.
+    Object.assign(S, { tree, treeId: tree.id, selected: -1, followed: -1, timeline: [], shown: null, stats: null, live: true });
+    $('#btn-live').classList.add('on');
     drawTree();
     focus(0, false);
     onAgent(latest);
@@ -1058,7 +1091,7 @@
     renderHit(false);
     paint(v.nodes);
     renderRunning(v.running || []);
-    if (v.live) followRunning(v.running || [], false);
+    if (v.live) followActive(v, false);
     renderBB(v);
     if (S.tab === 'events') renderEvents();
     if (S.tab === 'node') renderNode();
@@ -1068,7 +1101,7 @@
     const mode = S.rec ? 'recording' : !v.live ? 'history' : a.removed ? 'last state' : a.paused ? 'live · paused' : 'live';
     const text = mode + ' · ' + (v.seq ? 'record ' + v.seq + ' · tick ' + (tick != null ? tick : '?') +
       ' · t=' + fmtMs(v.nowMs) + ' · root ' + v.status + (v.between ? ' · between ticks' : '') +
-      ' · ' + (v.events ? v.events.length : 0) + ' events' : 'no ticks recorded yet');
+      ' · ' + (v.events ? v.events.length : 0) + ' events' : 'no ticks recorded yet') + (v.note ? ' · ' + v.note : '');
     const lbl = $('#tl-label');
     lbl.textContent = text;
     lbl.title = text;
@@ -1145,8 +1178,10 @@
     }
     const n = t.nodes[S.selected];
     const st = statRow(n.id);
-    const letter = S.shown && S.shown.nodes ? S.shown.nodes[n.id] : '.';
-    const status = STATUS[(letter || '.').toLowerCase()] + (letter && letter !== letter.toLowerCase() ? ' (this tick)' : ' (earlier tick)');
+    const letter = (S.shown && S.shown.nodes && S.shown.nodes[n.id]) || '.';
+    // As the legend says: a node with no status yet is idle.
+    const status = letter === '.' ? 'idle (not run since watching began)'
+      : STATUS[letter.toLowerCase()] + (letter !== letter.toLowerCase() ? ' (this tick)' : ' (earlier tick)');
     const dl = h('dl', { class: 'node-info' });
     const add = (k, v) => { if (v !== '' && v != null) dl.append(h('dt', { text: k }), h('dd', { text: String(v) })); };
     add('label', n.label);
@@ -1296,33 +1331,85 @@
     }
   }
 
+  // syncRange makes the slider offer the records of the strip (the
+  // history as the page knows it), its thumb on record seq.
+  function syncRange(seq) {
+    const r = $('#tl-range');
+    const tl = S.timeline;
+    const first = tl.length ? tl[0][0] : (S.latest && S.latest.first) || 0;
+    const last = tl.length ? tl[tl.length - 1][0] : (S.latest && S.latest.seq) || 0;
+    r.min = first;
+    r.max = Math.max(first, last);
+    r.value = seq;
+  }
+
+  // shownSeq is the record shown, or being fetched to show.
+  function shownSeq() {
+    if (!S.live) return S.scrubSeq;
+    return S.shown ? S.shown.seq : 0;
+  }
+
   function scrubTo(seq) {
-    if (!S.latest) return;
-    seq = Math.max(S.latest.first, Math.min(S.latest.seq, seq));
+    const tl = S.timeline;
+    if (!S.latest || !tl.length) return;
+    seq = Math.max(tl[0][0], Math.min(tl[tl.length - 1][0], seq));
     $('#tl-range').value = seq;
     if (S.rec) {
+      S.scrubSeq = seq;
       show(S.rec.data.ticks[seq - S.latest.first]);
       return;
     }
     if (seq === S.latest.seq && S.live) return;
     setLive(false);
     S.scrubSeq = seq;
+    fetchRecord(seq, 50);
+  }
+
+  // fetchRecord shows record seq of the agent's history after delay ms
+  // (a slider dragged asks once it rests). A record that left the history
+  // meanwhile (the history moves on while the page asks) gives way to the
+  // oldest one kept, which the label says (asked: the record the page
+  // wanted first, when this asks again).
+  function fetchRecord(seq, delay, asked) {
+    const id = S.agentId;
+    const req = ++S.scrubReq;
     clearTimeout(S.scrubTimer);
+    S.scrubWait = -1;
     S.scrubTimer = setTimeout(async () => {
+      S.scrubWait = seq;
+      let v;
       try {
-        const v = await api('api/agents/' + S.agentId + '/ticks/' + seq);
-        if (S.scrubSeq === seq && !S.live && !S.rec) show(v);
+        v = await api('api/agents/' + id + '/ticks/' + seq + '?clamp=1');
       } catch (err) {
-        if (!S.rec) $('#tl-label').textContent = 'record ' + seq + ': ' + err.message;
+        if (req !== S.scrubReq) return;
+        S.scrubWait = -1;
+        if (!S.live && !S.rec && id === S.agentId) $('#tl-label').textContent = 'record ' + seq + ': ' + err.message;
+        return;
       }
-    }, 50);
+      if (req !== S.scrubReq) return;
+      S.scrubWait = -1;
+      if (S.live || S.rec || id !== S.agentId) return;
+      const want = asked != null ? asked : seq;
+      // A live update sent after this answer may have come first, and
+      // dropped the record answered already: ask again.
+      if (S.timeline.length && v.seq < S.timeline[0][0]) {
+        fetchRecord(S.timeline[0][0], 0, want);
+        return;
+      }
+      S.scrubSeq = v.seq;
+      // The strip and the slider lose what the history dropped by now.
+      while (S.timeline.length && S.timeline[0][0] < v.first) S.timeline.shift();
+      if (v.seq !== want) v.note = 'record ' + want + ' left the history: the oldest kept';
+      syncRange(v.seq);
+      show(v);
+    }, delay);
   }
 
   function setupTimeline() {
     $('#tl-range').addEventListener('input', (e) => scrubTo(Number(e.target.value)));
     $('#btn-live').onclick = () => setLive(true);
-    $('#btn-prev').onclick = () => scrubTo((S.shown ? S.shown.seq : 0) - 1);
-    $('#btn-next').onclick = () => scrubTo((S.shown ? S.shown.seq : 0) + 1);
+    $('#btn-prev').onclick = () => scrubTo(shownSeq() - 1);
+    $('#btn-next').onclick = () => scrubTo(shownSeq() + 1);
     $('#tl-strip').addEventListener('click', (e) => {
       const tl = S.timeline;
       if (!tl.length) return;

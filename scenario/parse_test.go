@@ -21,6 +21,9 @@ func TestParseTickMs(t *testing.T) {
 		{doc: `{"name": "a", "tree": {"type": "Success"}, "tickMs": "10", "ticks": []}`, err: "tickMs must be"},
 		{doc: "name: a\ntree: {type: Success}\ntickMs: .inf\nticks: []\n", yaml: true, err: "tickMs must be"},
 		{doc: "name: a\ntree: {type: Success}\ntickMs: .nan\nticks: []\n", yaml: true, err: "tickMs must be"},
+		{doc: `{"name": "a", "tree": {"type": "Success"}, "ticks": [{"repeat": 0}]}`, err: "repeat must be an integer from 1 to 10,000,000"},
+		{doc: `{"name": "a", "tree": {"type": "Success"}, "ticks": [{"repeat": 2000000000}]}`, err: "repeat must be an integer from 1 to 10,000,000"},
+		{doc: `{"name": "a", "tree": {"type": "Success"}, "ticks": [{"repeat": 1.5}]}`, err: "repeat must be an integer from 1 to 10,000,000"},
 	}
 	for _, tt := range tests {
 		list, err := scenario.Parse([]byte(tt.doc), tt.yaml, "t")

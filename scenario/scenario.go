@@ -299,7 +299,7 @@ func parseSteps(v *rawdoc.Value) ([]Step, error) {
 				st.Delete, err = strList(val, "delete")
 			case "repeat":
 				if val.Kind != rawdoc.Number || val.Num < 1 || val.Num != float64(int(val.Num)) || val.Num > 1e7 {
-					err = errAt(val, "repeat must be an integer ≥ 1")
+					err = errAt(val, "repeat must be an integer from 1 to 10,000,000")
 				}
 				st.Repeat = int(val.Num)
 			case "status":

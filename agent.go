@@ -446,6 +446,12 @@ var logLimit struct {
 // maxLogsPerSecond bounds the node errors logged by default each second.
 const maxLogsPerSecond = 10
 
+// LogNodeError is what an agent without an error handler does with its
+// node errors: it logs them with log/slog, at most 10 a second across the
+// process (the number left out is logged when the next second begins). A
+// handler that also sends errors elsewhere can call it to keep the log.
+func LogNodeError(e *NodeError) { logNodeError(e) }
+
 // logNodeError logs a node error with log/slog, at most maxLogsPerSecond a
 // second; the number of errors left out is logged when the next second
 // begins.

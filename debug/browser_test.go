@@ -53,7 +53,8 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 		t.Fatal(err)
 	}
 	sentry, blink := testTrees(t)
-	m := arbor.NewManager(arbor.WithWorkers(1))
+	// Node errors go to the session (s, made below, before any tick).
+	m := arbor.NewManager(arbor.WithWorkers(1), arbor.WithManagerErrorHandler(func(e *arbor.NodeError) { s.ReportError(e) }))
 	m.Add(wide, arbor.WithOwner(workload.Seed(0))) // Attack counts its attacks in its owner
 	m.Add(sentry)
 	m.Add(blink)
@@ -103,7 +104,8 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 // following the running node on a wide tree (or the last tick's deepest
 // node when none runs), the Node tab of a node that never ran, the
 // breakpoint banner while scrubbing, scrubbing a full history, forcing a
-// node's result, and an agent that is not (or no longer) in the session.
+// node's result, an agent that is not (or no longer) in the session, and
+// node errors (last: it adds an agent).
 func TestBrowserPage(t *testing.T) {
 	ctx := bt.Start(t, 1024, 768)
 	thrown := bt.Errors(ctx)
@@ -121,6 +123,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("find", func(t *testing.T) { checkFind(t, ctx, base) })
 	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })
 	t.Run("agent not in the session", func(t *testing.T) { checkMissingAgent(t, ctx, base, s) })
+	t.Run("node errors", func(t *testing.T) { checkNodeErrors(t, ctx, base, s) })
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)
 	}
@@ -689,4 +692,68 @@ func checkScrubFullHistory(t *testing.T, ctx context.Context, base string) {
 	step("#btn-prev", mid-1)
 	bt.Run(t, ctx, chromedp.Click("#btn-live", chromedp.ByID))
 	bt.Wait(t, ctx, "live again", `document.querySelector('#tl-label').textContent.startsWith('live · record')`, 5*time.Second)
+}
+
+// checkNodeErrors breaks an agent from the page, as a user would: its
+// Check compares "hp" with a number, and the blackboard form writes a
+// string there. The page then shows the error count (agent bar, Errors
+// tab, agent list), rings the Check in the tree, lists the error, and a
+// click on its node shows the node. The agent is removed at the end.
+func checkNodeErrors(t *testing.T, ctx context.Context, base string, s *Session) {
+	tree := erringTree(t)
+	var id int
+	s.Do(func(m *arbor.Manager) {
+		a := m.Add(tree)
+		arbor.NewKey[int]("hp").Set(a.Blackboard(), 50)
+		id = a.ID()
+	})
+	defer s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(id)) })
+	check := -1
+	for i := 0; i < tree.Len(); i++ {
+		if tree.Node(i).Name == "low" {
+			check = i
+		}
+	}
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d", base, id)))
+	bt.Wait(t, ctx, "agent live", fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') &&
+		document.querySelector('#tl-label').textContent.startsWith('live · record') && !document.querySelector('#bb-form').hidden`, id), 10*time.Second)
+	if bt.Eval[bool](t, ctx, `!document.querySelector('#agent-errors').hidden || !document.querySelector('#err-badge').hidden || !!document.querySelector('#tree g.node.errored')`) {
+		t.Fatal("error marks on an agent without errors")
+	}
+	bt.Run(t, ctx, chromedp.SetValue("#bb-key", "hp", chromedp.ByID), chromedp.SetValue("#bb-value", `"lots"`, chromedp.ByID),
+		chromedp.Click(`#bb-form button[type="submit"]`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "error count and mark", fmt.Sprintf(`(() => {
+		const pill = document.querySelector('#agent-errors'), badge = document.querySelector('#err-badge');
+		return !pill.hidden && /^⚠ \d+ errors?$/.test(pill.textContent) && !badge.hidden && Number(badge.textContent) >= 1 &&
+			document.querySelector('#tree g.node[data-id="%d"]').classList.contains('errored') &&
+			document.querySelectorAll('#tree g.node.errored').length === 1;
+	})()`, check), 10*time.Second)
+	bt.Wait(t, ctx, "count in the agent list", fmt.Sprintf(`(() => { const c = document.querySelector('#agent-list li[data-id="%d"] .errc');
+		return !!c && /^⚠ \d+$/.test(c.textContent); })()`, id), 10*time.Second)
+	if n := bt.Eval[int](t, ctx, `document.querySelectorAll('#agent-list .errc').length`); n != 1 {
+		t.Errorf("%d agents with an error count in the list, want 1", n)
+	}
+
+	bt.Run(t, ctx, chromedp.Click(`.tabs button[data-tab="errors"]`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "errors listed", `(() => { const li = document.querySelector('#errors-list li');
+		return !!li && li.querySelector('.err-node').textContent === 'low' && li.querySelector('.err-msg').textContent !== '' &&
+			/^t=.+ · tick \d+ $/.test(li.querySelector('.muted').textContent) &&
+			/node errors? since the session began/.test(document.querySelector('#errors-note').textContent); })()`, 10*time.Second)
+	msg := bt.Eval[string](t, ctx, `document.querySelector('#errors-list li').textContent`)
+	t.Logf("error shown: %s", msg)
+	// The list follows new errors while the tab is open.
+	first := bt.Eval[string](t, ctx, `document.querySelector('#errors-list li .muted').textContent`)
+	bt.Wait(t, ctx, "newer errors", fmt.Sprintf(`document.querySelector('#errors-list li .muted').textContent !== %q`, first), 10*time.Second)
+	bt.Run(t, ctx, chromedp.Click(`#errors-list li .err-node`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "node shown", fmt.Sprintf(`document.querySelector('#tree g.node[data-id="%d"]').classList.contains('selected') &&
+		!document.querySelector('#tab-node').hidden`, check), 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click(`#agent-errors`, chromedp.ByID))
+	bt.Wait(t, ctx, "the pill opens the tab", `!document.querySelector('#tab-errors').hidden`, 5*time.Second)
+	bt.Screenshot(t, ctx, "node-errors.png", artifacts)
+
+	// Fixed: the tree mark goes with the next ticks, the count stays.
+	bt.Run(t, ctx, chromedp.SetValue("#bb-value", "10", chromedp.ByID))
+	bt.Run(t, ctx, chromedp.Click(`.tabs button[data-tab="bb"]`, chromedp.ByQuery), chromedp.Click(`#bb-form button[type="submit"]`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "mark gone", `!document.querySelector('#tree g.node.errored') && !document.querySelector('#agent-errors').hidden`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.Click(`.tabs button[data-tab="bb"]`, chromedp.ByQuery), chromedp.Navigate("about:blank"))
 }

@@ -20,6 +20,20 @@
 // event (scrub back to any tick to see the tree and blackboard as they
 // were; export as JSON) and per-node statistics since watching began.
 //
+// # Node errors
+//
+// Node errors (arbor.NodeError) reach the page when the program's error
+// handler hands them to Session.ReportError as well:
+//
+//	var sess *debug.Session
+//	m := arbor.NewManager(arbor.WithManagerErrorHandler(func(e *arbor.NodeError) { sess.ReportError(e) }))
+//	sess = debug.NewSession(m, debug.Options{})
+//
+// The session keeps the last ErrorHistory errors of each agent and a count;
+// the page shows the count in the agent list and the agent's bar, lists the
+// errors in an Errors tab and outlines the nodes that errored in the tick
+// shown.
+//
 // # Recordings
 //
 // An exported history is a recording (RecordingFormat). The page opens

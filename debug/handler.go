@@ -43,6 +43,7 @@ func (s *Session) Handler() http.Handler {
 	m.HandleFunc("GET /api/agents/{id}/ticks/{seq}", h.tickAt)
 	m.HandleFunc("GET /api/agents/{id}/stats", h.stats)
 	m.HandleFunc("GET /api/agents/{id}/export", h.export)
+	m.HandleFunc("GET /api/agents/{id}/errors", h.errors)
 	m.HandleFunc("GET /api/agents/{id}/breakpoints", h.listBreakpoints)
 	m.HandleFunc("POST /api/agents/{id}/breakpoints", h.setBreakpoint)
 	m.HandleFunc("DELETE /api/agents/{id}/breakpoints", h.clearBreakpoints)
@@ -368,12 +369,15 @@ type agentInfo struct {
 	// Forces: the forced nodes (arbor.Agent.Force), in the agent's own
 	// view; none for a removed agent.
 	Forces []forceView `json:"forces,omitempty"`
+	// Errors counts the node errors reported for the agent (ReportError)
+	// since the session began.
+	Errors uint64 `json:"errors,omitempty"`
 }
 
 func (s *Session) agentInfoLocked(a *arbor.Agent) agentInfo {
 	td := s.treeOf(a)
 	ai := agentInfo{ID: a.ID(), Tree: td.ID, TreeName: td.Name, Status: statusName(a), Paused: a.Paused(),
-		Now: durMs(a.Now()), Rev: s.rev, Removed: s.m.Agent(a.ID()) != a}
+		Now: durMs(a.Now()), Rev: s.rev, Removed: s.m.Agent(a.ID()) != a, Errors: s.errs.count(a)}
 	if w := s.watches[a.ID()]; w != nil && !ai.Removed {
 		ai.Watched, ai.Breakpoints, ai.LastBreak = true, w.breakpoints(), w.lastBreak()
 	}
@@ -439,6 +443,7 @@ func (h *handler) agents(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	sum := s.summaryLocked()
 	out := agentList{Total: s.m.Len(), Offset: offset, Agents: []agentInfo{}, Trees: sum.Trees, Tick: s.tick}
+	errCounts := s.errs.counts()
 	// list lists agent a when it passes the filters.
 	list := func(a *arbor.Agent) {
 		td := s.treeOf(a)
@@ -458,7 +463,7 @@ func (h *handler) agents(w http.ResponseWriter, r *http.Request) {
 		}
 		if out.Matches >= offset && len(out.Agents) < limit {
 			ai := agentInfo{ID: a.ID(), Tree: td.ID, TreeName: td.Name, Status: statusName(a), Paused: a.Paused(),
-				Label: label, Watched: s.watches[a.ID()] != nil, Now: durMs(a.Now()), Rev: s.rev}
+				Label: label, Watched: s.watches[a.ID()] != nil, Now: durMs(a.Now()), Rev: s.rev, Errors: errCounts[a.ID()]}
 			out.Agents = append(out.Agents, ai)
 		}
 		out.Matches++
@@ -477,6 +482,16 @@ func (h *handler) agents(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	h.writeJSON(w, http.StatusOK, out)
+}
+
+// errors serves an agent's recent node errors, newest first; also those
+// of a watched agent removed less than Linger ago.
+func (h *handler) errors(w http.ResponseWriter, r *http.Request) {
+	h.withRecorded(w, r, func(a *arbor.Agent, _ *watch) any {
+		ev := h.s.errs.errorsOf(a)
+		ev.Rev = h.s.rev
+		return ev
+	})
 }
 
 // agent serves an agent's JSON; also a watched agent removed less than
@@ -598,12 +613,14 @@ type tickView struct {
 	Events  []jsonEvent `json:"events"`
 	Local   []bbEntry   `json:"agentScope"`
 	Global  []bbEntry   `json:"globalScope"`
+	// ErrorNodes are the nodes that reported a node error in the tick.
+	ErrorNodes []int32 `json:"errorNodes,omitempty"`
 }
 
 func viewOf(id int, wt *watch, rec *record, nodes string) tickView {
 	return tickView{Agent: id, Seq: rec.Seq, Tick: rec.Tick, Now: durMs(rec.Now), Status: rec.Status.String(),
 		Between: rec.Between, Nodes: nodes, Running: runningPaths(wt.td, nodes), Events: jsonEvents(rec.Events),
-		Local: rec.Local, Global: rec.Global}
+		Local: rec.Local, Global: rec.Global, ErrorNodes: rec.Errs}
 }
 
 // tickAnswer is the answer of ticks/{seq}: the record, and the history's

@@ -50,6 +50,7 @@ type record struct {
 	Status  arbor.Status  // root result
 	Between bool          // events outside a tick (controls, Do)
 	Events  []event
+	Errs    []int32   // nodes that reported an error (ReportError) in it
 	Local   []bbEntry // shared with the previous record when unchanged
 	Global  []bbEntry
 }
@@ -188,7 +189,8 @@ func (w *watch) closeTick(s *Session, between bool) {
 	w.cur = w.cur[:0]
 	w.tickStart = time.Time{}
 	w.seq++
-	r := &record{Seq: w.seq, Tick: s.tick, Now: w.agent.Now(), Status: w.agent.Status(), Between: between, Events: events}
+	r := &record{Seq: w.seq, Tick: s.tick, Now: w.agent.Now(), Status: w.agent.Status(), Between: between, Events: events,
+		Errs: s.errs.takePending(w.id, w.tree)}
 	r.Local, r.Global = w.blackboard()
 	if !between {
 		w.time(events)

@@ -274,6 +274,11 @@ func checkTick(t *tickView, n int) error {
 			return fmt.Errorf("event %d: node out of the tree", j)
 		}
 	}
+	for _, x := range t.ErrorNodes {
+		if !inTree(int(x)) {
+			return fmt.Errorf("error at node %d: no such node", x)
+		}
+	}
 	return nil
 }
 

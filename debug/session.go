@@ -97,6 +97,11 @@ type Session struct {
 
 	notifyMu sync.Mutex
 	notify   chan struct{} // closed after each tick
+
+	// errs holds the node errors reported (ReportError), under a lock of
+	// its own; pruneGen is gen when agents gone were last forgotten.
+	errs     *errorLog
+	pruneGen uint64
 }
 
 // NewSession returns a session for m.
@@ -114,7 +119,7 @@ func NewSession(m *arbor.Manager, opts Options) *Session {
 		opts.Title = "Arbor debugger"
 	}
 	s := &Session{opts: opts, m: m, log: opts.Logger, watches: map[int]*watch{}, steps: map[int]bool{},
-		trees: map[*arbor.Tree]*treeDesc{}, removed: map[int]*watch{}, notify: make(chan struct{})}
+		trees: map[*arbor.Tree]*treeDesc{}, removed: map[int]*watch{}, notify: make(chan struct{}), errs: newErrorLog()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -205,6 +210,7 @@ func (s *Session) Watch(id int) (stop func(), err error) {
 
 // beginTick applies queued steps and notes which watched agents will tick.
 func (s *Session) beginTick() {
+	s.errs.setTick(s.tick + 1)
 	for id := range s.steps {
 		if a := s.m.Agent(id); a != nil && a.Paused() {
 			a.Resume()
@@ -226,6 +232,7 @@ func (s *Session) endTick(now time.Duration) {
 	s.tick++
 	s.rev++
 	s.now = now
+	s.errs.setTick(s.tick)
 	wall := time.Now()
 	s.noteTickAt(wall)
 	for id := range s.steps {
@@ -258,6 +265,19 @@ func (s *Session) endTick(now time.Duration) {
 		if wall.Sub(w.goneAt) > s.opts.Linger {
 			delete(s.removed, id)
 		}
+	}
+	if s.gen != s.pruneGen || s.tick%1024 == 0 {
+		// Agents are removed in Do (or by the program's own code): forget
+		// the errors of those gone, but for the removed watched agents
+		// still shown.
+		s.pruneGen = s.gen
+		s.errs.prune(func(id int, a *arbor.Agent) bool {
+			if s.m.Agent(id) == a {
+				return true
+			}
+			w := s.removed[id]
+			return w != nil && w.agent == a
+		})
 	}
 }
 
@@ -330,6 +350,7 @@ func (s *Session) watchLocked(id int) (*watch, error) {
 	}
 	w := newWatch(s, a)
 	s.watches[id] = w
+	s.errs.setWatched(id, true)
 	// Chain to the program's own tracer, restored when watching ends.
 	w.prevTracer = a.Tracer()
 	if prev := w.prevTracer; prev != nil {
@@ -361,6 +382,7 @@ func (s *Session) unwatchLocked(w *watch) {
 		return
 	}
 	delete(s.watches, w.id)
+	s.errs.setWatched(w.id, false)
 	w.agent.SetTracer(w.prevTracer)
 	s.log.Debug("arbor debug: stopped watching agent", "agent", w.id)
 }

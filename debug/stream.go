@@ -26,6 +26,9 @@ type liveView struct {
 	Global   []bbEntry     `json:"globalScope"`
 	Stats    [][8]float64  `json:"stats"`
 	Timeline []tickSummary `json:"timeline"` // records newer than the previous message's
+	// ErrorNodes are the nodes that reported a node error in the newest
+	// record.
+	ErrorNodes []int32 `json:"errorNodes,omitempty"`
 }
 
 // stream serves Server-Sent Events: "summary" after ticks (agent counts),
@@ -157,6 +160,7 @@ func (s *Session) liveLocked(wt *watch, after uint64) *liveView {
 		lv.First = recs[0].Seq
 		newest := recs[len(recs)-1]
 		lv.Events = jsonEvents(newest.Events)
+		lv.ErrorNodes = newest.Errs
 		lv.Local, lv.Global = newest.Local, newest.Global
 	} else {
 		lv.Local, lv.Global = splitEntries(wt.agent.Blackboard().Entries())

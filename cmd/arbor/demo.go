@@ -116,6 +116,8 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 		Title:    "Arbor village · debugger",
 		Links:    []debug.Link{{Name: "← world view", URL: "../"}},
 	})
+	// Node errors show in the debugger, and are still logged.
+	reportNodeErrors(sess, arbor.LogNodeError)
 	ln, err := debug.Listen(*addr)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbor demo: %v\n", err)
@@ -251,7 +253,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	if msg := checkTickMs(*tickMs, *ticks); msg != "" {
 		return usageError(fset, "%s", msg)
 	}
+	// Node errors go to the debugger (sess, made below before any tick)
+	// and to the log.
+	var sess *debug.Session
 	m := arbor.NewManager(arbor.WithManagerErrorHandler(func(e *arbor.NodeError) {
+		sess.ReportError(e)
 		slog.Warn("arbor serve: node error", "err", e)
 	}))
 	defer m.Close()
@@ -280,7 +286,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	for _, w := range unusedMocks(types, mocks) {
 		fmt.Fprintf(stderr, "arbor serve: warning: %s\n", w)
 	}
-	sess := debug.NewSession(m, debug.Options{
+	sess = debug.NewSession(m, debug.Options{
 		History:  *history,
 		Controls: *controls,
 		Title:    "Arbor debugger · " + strings.Join(fset.Args(), ", "),

@@ -53,6 +53,8 @@
     forceBarKey: '', // the forces the bar above the tree lists
     forceBoxKey: '', // what the Node tab's Force result control shows
     forcePending: 0, // force edits sent and not yet answered
+    errCount: -1, // the agent's error count the Errors tab shows (-1: not loaded)
+    errLoading: false, // an errors request is under way
   };
   const FORMAT = 'arbor-debug/1'; // the format of a recording
 
@@ -191,6 +193,11 @@
     ul.replaceChildren(...data.agents.map((a) => agentItem(a, a.watched ? h('span', { class: 'eye', text: '◉', title: 'watched' }) : null)));
   }
 
+  // errCount is an error count in at most 4 characters, as the badges show it.
+  function errCountText(n) {
+    return n > 999 ? fmtCount(n) : String(n);
+  }
+
   // agentItem is an agent's entry in the list; mark follows its label.
   function agentItem(a, mark) {
     const st = a.paused ? 'paused' : a.status;
@@ -198,7 +205,8 @@
       h('span', { class: 'dot ' + st }),
       h('span', { class: 'aid', text: '#' + a.id }),
       h('span', { class: 'alabel', text: a.label || a.treeName }),
-      mark);
+      mark,
+      a.errors ? h('span', { class: 'errc', text: '⚠ ' + errCountText(a.errors), title: a.errors + ' node error' + (a.errors === 1 ? '' : 's') }) : null);
   }
 
   // treeName names a tree of the list; trees of the same name (two files
@@ -340,6 +348,7 @@
     const t = S.tree;
     if (!t || !letters) return;
     const found = new Set(S.find.matches);
+    const errs = new Set((S.shown && S.shown.errorNodes) || []);
     for (let i = 0; i < t.nodes.length; i++) {
       const ch = letters[i] || '.';
       const low = ch.toLowerCase();
@@ -352,6 +361,7 @@
       if (i === S.selected) cls += ' selected';
       if (i === S.breakNode) cls += ' breakhit';
       if (found.has(i)) cls += ' match';
+      if (errs.has(i)) cls += ' errored';
       g.setAttribute('class', cls);
       g.setAttribute('data-status', st);
       g.setAttribute('data-visited', visited ? '1' : '0');
@@ -626,6 +636,8 @@
     S.latest = null;
     S.shown = null;
     S.stats = null;
+    S.errCount = -1;
+    if (S.tab === 'errors') loadErrors();
     S.prevBB = new Map();
     setLive(true);
     renderAgentBar(info);
@@ -731,7 +743,7 @@
       // The tick is the newest record's, not the session's: a paused
       // agent's newest record stays where it stopped.
       show({ seq: d.seq, nowMs: d.agent.nowMs, status: d.agent.status, nodes: d.nodes, running: d.running,
-        events: d.events, agentScope: d.agentScope, globalScope: d.globalScope, live: true });
+        events: d.events, agentScope: d.agentScope, globalScope: d.globalScope, errorNodes: d.errorNodes, live: true });
     } else if (S.scrubSeq < (d.first || 0)) {
       // Scrubbed back, the record shown left the history: the oldest one
       // kept takes its place. Until it comes, the slider, the strip and
@@ -745,6 +757,7 @@
     }
     if (S.tab === 'stats') renderStats();
     if (S.tab === 'node') renderNode();
+    if (S.tab === 'errors' && (S.agent.errors || 0) !== S.errCount) loadErrors();
   }
 
   // switchTree follows a hot reload of the agent shown: it runs another
@@ -818,6 +831,74 @@
     $('#btn-live').hidden = !!S.rec;
     renderBreak(a);
     renderForces(a);
+    renderErrorCount(a);
+  }
+
+  // --- node errors ----------------------------------------------------------
+
+  // renderErrorCount shows the agent's error count: a pill in the agent
+  // bar and a badge on the Errors tab.
+  function renderErrorCount(a) {
+    const n = S.rec ? 0 : a.errors || 0;
+    const text = n + ' error' + (n === 1 ? '' : 's');
+    const pill = $('#agent-errors');
+    pill.hidden = !n;
+    pill.textContent = '⚠ ' + text;
+    pill.title = text + ' reported for this agent: show them';
+    const badge = $('#err-badge');
+    badge.hidden = !n;
+    badge.textContent = errCountText(n);
+    badge.title = text;
+  }
+
+  // loadErrors fetches the agent's recent node errors for the Errors tab.
+  async function loadErrors() {
+    if (S.rec) {
+      renderErrors(null);
+      return;
+    }
+    if (S.errLoading || S.agentId == null) return;
+    const id = S.agentId;
+    S.errLoading = true;
+    let r;
+    try {
+      r = await api('api/agents/' + id + '/errors');
+    } catch (err) {
+      if (id === S.agentId) $('#errors-note').textContent = 'cannot load the errors: ' + err.message;
+      return;
+    } finally {
+      S.errLoading = false;
+    }
+    if (id !== S.agentId || S.rec) return;
+    S.errCount = r.count;
+    renderErrors(r);
+    // More came while it loaded: ask again.
+    if (S.tab === 'errors' && S.agent && (S.agent.errors || 0) > r.count) loadErrors();
+  }
+
+  // renderErrors lists errors answer r (api/agents/{id}/errors), newest
+  // first: game time, tick, node (click: show it) and message.
+  function renderErrors(r) {
+    const ol = $('#errors-list');
+    if (!r) {
+      $('#errors-note').textContent = S.rec ? 'A recording keeps the nodes that reported an error in each tick (ringed in red), not the messages.' : '';
+      ol.replaceChildren();
+      return;
+    }
+    $('#errors-note').textContent = !r.count ? 'No node errors reported for this agent.'
+      : r.count + ' node error' + (r.count === 1 ? '' : 's') + ' since the session began' +
+        (r.count > r.errors.length ? ' · the last ' + r.errors.length + ', newest first' : ', newest first');
+    const t = S.tree;
+    ol.replaceChildren(...r.errors.map((e) => {
+      const known = t && e.node >= 0 && e.node < t.nodes.length;
+      const li = h('li', { 'data-node': e.node });
+      li.append(h('span', { class: 'muted', text: 't=' + fmtMs(e.nowMs) + ' · tick ' + e.tick + ' ', title: e.at }));
+      li.append(h('span', known ? { class: 'err-node', text: label(e.node), title: e.path + ' (' + e.type + '): show the node',
+        onclick: () => { selectNode(e.node); focus(e.node, true); } }
+        : { class: 'err-node gone', text: e.path, title: e.type + ' (not in the tree shown)' }));
+      li.append(h('div', { class: 'err-msg', text: e.message }));
+      return li;
+    }));
   }
 
   // --- breakpoints --------------------------------------------------------
@@ -1281,8 +1362,9 @@
   function setTab(name) {
     S.tab = name;
     for (const b of document.querySelectorAll('.tabs button')) b.classList.toggle('on', b.dataset.tab === name);
-    for (const t of ['bb', 'node', 'stats', 'events']) $('#tab-' + t).hidden = t !== name;
+    for (const t of ['bb', 'node', 'stats', 'events', 'errors']) $('#tab-' + t).hidden = t !== name;
     if (name === 'node') renderNode();
+    if (name === 'errors') loadErrors();
     if (name === 'stats') renderStats();
     if (name === 'events') renderEvents();
   }
@@ -1708,6 +1790,7 @@
     $('#more').onclick = () => { S.list.limit += 200; loadAgents(); };
     $('#missing-back').onclick = (e) => { e.preventDefault(); backToList(); };
     for (const b of document.querySelectorAll('.tabs button')) b.onclick = () => setTab(b.dataset.tab);
+    $('#agent-errors').onclick = () => setTab('errors');
     for (const th of document.querySelectorAll('#stats-table th[data-sort]')) th.onclick = () => { S.statsSort = th.dataset.sort; renderStats(); };
     setupPanZoom();
     setupTimeline();

@@ -722,6 +722,8 @@ func checkNodeErrors(t *testing.T, ctx context.Context, base string, s *Session)
 	}
 	bt.Run(t, ctx, chromedp.SetValue("#bb-key", "hp", chromedp.ByID), chromedp.SetValue("#bb-value", `"lots"`, chromedp.ByID),
 		chromedp.Click(`#bb-form button[type="submit"]`, chromedp.ByQuery))
+	// The write is done, and the form warns that the key changed kind.
+	bt.Wait(t, ctx, "kind warning", `document.querySelector('#bb-msg').textContent.startsWith('set hp. Warning: hp held a number and now holds a string')`, 10*time.Second)
 	bt.Wait(t, ctx, "error count and mark", fmt.Sprintf(`(() => {
 		const pill = document.querySelector('#agent-errors'), badge = document.querySelector('#err-badge');
 		return !pill.hidden && /^⚠ \d+ errors?$/.test(pill.textContent) && !badge.hidden && Number(badge.textContent) >= 1 &&

@@ -859,7 +859,7 @@ func (h *handler) control(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var key string
+	var key, warning string
 	var value any
 	var ttl time.Duration
 	if op == "blackboard" {
@@ -887,6 +887,7 @@ func (h *handler) control(w http.ResponseWriter, r *http.Request) {
 			s.steps[id] = true
 		case "blackboard":
 			bb := a.Blackboard()
+			warning = kindChange(key, bb.Value(key), value)
 			switch {
 			case value == nil:
 				bb.Delete(key)
@@ -907,7 +908,32 @@ func (h *handler) control(w http.ResponseWriter, r *http.Request) {
 	// next tick.
 	s.wake()
 	s.log.Info("arbor debug: control", "op", op, "agent", id, "key", key)
-	h.writeJSON(w, http.StatusOK, map[string]any{"ok": true, "op": op, "agent": info})
+	res := map[string]any{"ok": true, "op": op, "agent": info}
+	if warning != "" {
+		res["warning"] = warning
+	}
+	h.writeJSON(w, http.StatusOK, res)
+}
+
+// kindChange warns about a blackboard write that changes the kind of the
+// value a key holds (a string over a number, say): the nodes that read it
+// as before will fail, with node errors.
+func kindChange(key string, old arbor.Value, value any) string {
+	if value == nil || old.Kind() == arbor.KindNone {
+		return ""
+	}
+	if nk := arbor.ValueOf(value).Kind(); nk != old.Kind() {
+		return fmt.Sprintf("%s held %s and now holds %s: nodes that read it as before will fail (see the Errors tab)", key, article(old.Kind().String()), article(nk.String()))
+	}
+	return ""
+}
+
+// article puts "a" or "an" before a kind's name.
+func article(s string) string {
+	if s != "" && strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
 }
 
 // setGlobal writes a global blackboard value.

@@ -366,6 +366,17 @@ func TestControls(t *testing.T) {
 			t.Errorf("@alarm = %v %v", v, ok)
 		}
 	})
+	// A write that changes a key's kind is done, with a warning.
+	for _, tc := range []struct{ body, warning string }{
+		{`{"key":"noise","value":3}`, "noise held a string and now holds a number: nodes that read it as before will fail"},
+		{`{"key":"noise","value":4}`, ""},
+		{`{"key":"fresh","value":"x"}`, ""},
+	} {
+		code, body := do(t, h, http.MethodPost, "/api/agents/1/blackboard", tc.body, good)
+		if w, _ := body["warning"].(string); code != 200 || !strings.HasPrefix(w, tc.warning) || (tc.warning == "") != (w == "") {
+			t.Errorf("%s: %d, warning %q, want %q", tc.body, code, w, tc.warning)
+		}
+	}
 	if code, _ := do(t, h, http.MethodPost, "/api/agents/1/blackboard", `{"key":"noise","value":null}`, good); code != 200 {
 		t.Fatalf("delete: %d", code)
 	}

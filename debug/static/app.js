@@ -1545,7 +1545,13 @@
       const ttl = Number($('#bb-ttl').value || 0);
       try {
         if (key.startsWith('@') && !ttl && S.agentId == null) await post('api/globals', { key, value });
-        else await post('api/agents/' + S.agentId + '/blackboard', { key, value, ttlMs: ttl });
+        else {
+          const res = await post('api/agents/' + S.agentId + '/blackboard', { key, value, ttlMs: ttl });
+          if (res && res.warning) {
+            $('#bb-msg').textContent = 'set ' + key + '. Warning: ' + res.warning;
+            return;
+          }
+        }
         $('#bb-msg').textContent = raw === '' ? 'deleted ' + key : 'set ' + key + ' (shown after the next tick)';
       } catch (err) {
         $('#bb-msg').textContent = err.message;

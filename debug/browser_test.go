@@ -121,6 +121,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("scrub a full history", func(t *testing.T) { checkScrubFullHistory(t, ctx, base) })
 	t.Run("force", func(t *testing.T) { checkForce(t, ctx, base) })
 	t.Run("find", func(t *testing.T) { checkFind(t, ctx, base) })
+	t.Run("events name checks", func(t *testing.T) { checkEventLabels(t, ctx, base) })
 	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })
 	t.Run("agent not in the session", func(t *testing.T) { checkMissingAgent(t, ctx, base, s) })
 	t.Run("node errors", func(t *testing.T) { checkNodeErrors(t, ctx, base, s) })
@@ -758,4 +759,15 @@ func checkNodeErrors(t *testing.T, ctx context.Context, base string, s *Session)
 	bt.Run(t, ctx, chromedp.Click(`.tabs button[data-tab="bb"]`, chromedp.ByQuery), chromedp.Click(`#bb-form button[type="submit"]`, chromedp.ByQuery))
 	bt.Wait(t, ctx, "mark gone", `!document.querySelector('#tree g.node.errored') && !document.querySelector('#agent-errors').hidden`, 10*time.Second)
 	bt.Run(t, ctx, chromedp.Click(`.tabs button[data-tab="bb"]`, chromedp.ByQuery), chromedp.Navigate("about:blank"))
+}
+
+// checkEventLabels checks that the Events tab names an unnamed Check by
+// its comparison ("Check hp < 30"), so that a tree's many Checks can be
+// told apart.
+func checkEventLabels(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=0"))
+	bt.Wait(t, ctx, "the wide tree shown", `document.querySelectorAll('#tree g.node').length === 216 && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.Click(`button[data-tab="events"]`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "a Check named by its comparison", `Array.from(document.querySelectorAll('#events-list li')).some((li) => li.textContent.includes('Check hp < 30'))`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.Click(`button[data-tab="bb"]`, chromedp.ByQuery))
 }

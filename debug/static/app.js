@@ -120,6 +120,13 @@
     return n ? n.label : '#' + i;
   }
 
+  // fullLabel is label with, for a node without a name, its key
+  // parameters ("Check Food <= 50"): lists of many Checks stay readable.
+  function fullLabel(i) {
+    const n = S.tree && S.tree.nodes[i];
+    return n && n.sub && n.label === n.type ? n.label + ' ' + n.sub : label(i);
+  }
+
   function notice(msg) {
     const el = $('#notice');
     el.textContent = msg || '';
@@ -1335,7 +1342,7 @@
       const ms = r[7] / 1000;
       const avg = r[0] ? r[7] / r[0] : null;
       return h('tr', { class: i === S.selected ? 'sel' : '', onclick: () => selectNode(i) },
-        h('td', { text: pad + label(i), title: label(i) }), count(r[0], 'ticks'), count(r[1], 'successes'), count(r[2], 'failures'),
+        h('td', { text: pad + label(i), title: fullLabel(i) }), count(r[0], 'ticks'), count(r[1], 'successes'), count(r[2], 'failures'),
         count(r[5], 'halts'), h('td', { text: fmtAmount(ms), title: grouped(ms, 2) + ' ms in its ticks' }),
         h('td', { text: avg == null ? '' : fmtAmount(avg), title: avg == null ? '' : grouped(avg, 1) + ' µs per tick' }));
     }));
@@ -1352,7 +1359,7 @@
       const li = h('li', { onclick: () => selectNode(e.node) });
       li.append(h('span', { class: 'muted', text: '+' + e.atUs.toFixed(1) + 'µs ' }));
       li.append(h('span', { class: 'k-' + e.kind, text: e.kind + ' ' }));
-      li.append(document.createTextNode(label(e.node)));
+      li.append(document.createTextNode(fullLabel(e.node)));
       if (e.status) li.append(h('span', { class: 's-' + e.status, text: ' → ' + e.status }));
       if (e.cond != null) li.append(h('span', { class: 'muted', text: ' (condition ' + label(e.cond) + ' changed)' }));
       return li;

@@ -129,8 +129,13 @@ func WithTracer(t Tracer) AgentOption { return func(a *Agent) { a.tracer = t } }
 func WithID(id int) AgentOption { return func(a *Agent) { a.id = id } }
 
 // NewAgent binds a new agent to a compiled tree and calls the awake
-// callback of every user node that has one.
+// callback of every user node that has one. A nil tree is a programming
+// error (an unchecked Compile error, typically): NewAgent panics, saying
+// so.
 func NewAgent(t *Tree, opts ...AgentOption) *Agent {
+	if t == nil {
+		panic("arbor: NewAgent: nil tree (Compile's error was not checked?)")
+	}
 	a := &Agent{}
 	a.bb = Blackboard{keys: emptyKeys} // the global scope: WithGlobals, or its own below
 	a.ctx.agent = a
@@ -199,6 +204,9 @@ func (a *Agent) awake() {
 func (a *Agent) SetTree(t *Tree) error {
 	if a.busy {
 		return fmt.Errorf("set tree of agent %d: called from inside its tick", a.id)
+	}
+	if t == nil {
+		return fmt.Errorf("set tree of agent %d: nil tree", a.id)
 	}
 	a.Halt()
 	a.bind(t)

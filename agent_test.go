@@ -397,3 +397,20 @@ func TestOutOfRangeIDs(t *testing.T) {
 		t.Errorf("Abort(99): %v", err)
 	}
 }
+
+// A nil tree is refused with a message that says so.
+func TestNilTree(t *testing.T) {
+	a := arbor.NewAgent(mustCompile(t, nil, arbor.AlwaysSuccess()))
+	if err := a.SetTree(nil); err == nil || !strings.Contains(err.Error(), "nil tree") {
+		t.Errorf("SetTree(nil): %v", err)
+	}
+	if m := arbor.NewManager(); m.Reload(a.Tree(), nil) != 0 {
+		t.Error("Reload to a nil tree moved agents")
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "NewAgent: nil tree") {
+			t.Errorf("NewAgent(nil): recovered %v", r)
+		}
+	}()
+	arbor.NewAgent(nil)
+}

@@ -123,6 +123,9 @@ func (m *Manager) RemoveFunc(del func(*Agent) bool) int {
 // Agent.SetTree): running nodes are halted, blackboards kept. It returns
 // how many agents moved. Call it between ticks.
 func (m *Manager) Reload(old, t *Tree) int {
+	if t == nil {
+		return 0
+	}
 	n := 0
 	for _, a := range m.agents {
 		if a.tree == old {

@@ -408,7 +408,7 @@ func checkMissingAgent(t *testing.T, ctx context.Context, base string, s *Sessio
 		Number((/^live · record (\d+) /.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 3`, 10*time.Second)
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"))
 	s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(1)) })
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(bt.Slack * 5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		s.mu.Lock()
 		kept := s.removed[1] != nil
 		s.mu.Unlock()

@@ -182,7 +182,7 @@ func TestBrowserDemo(t *testing.T) {
 	bt.Wait(t, ctx, "running leaf", `document.querySelectorAll('#running-list .crumb.leaf').length >= 1`, 10*time.Second)
 	first := bt.Eval[string](t, ctx, nodeStates)
 	changed := false
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(bt.Slack * 20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
 		if bt.Eval[string](t, ctx, nodeStates) != first {
 			changed = true
 			break
@@ -286,7 +286,7 @@ func TestBrowserDemo(t *testing.T) {
 	}
 	// One tick at the world's current time, then paused again.
 	var stepped float64
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(bt.Slack * 5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		p, now := agent()
 		if now > at && p {
 			stepped = now
@@ -568,7 +568,7 @@ func recordAgent(t *testing.T, ctx context.Context, base string, id int) (path s
 	if err := chromedp.Run(ctx, chromedp.Navigate(fmt.Sprintf("%s/debug/#agent=%d", base, id))); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+	for deadline := time.Now().Add(bt.Slack * 30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
 		resp, err := http.Get(fmt.Sprintf("%s/debug/api/agents/%d/export", base, id))
 		if err != nil {
 			t.Fatal(err)

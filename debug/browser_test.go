@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -747,11 +748,24 @@ func checkNodeErrors(t *testing.T, ctx context.Context, base string, s *Session)
 	// The list follows new errors while the tab is open.
 	first := bt.Eval[string](t, ctx, `document.querySelector('#errors-list li .muted').textContent`)
 	bt.Wait(t, ctx, "newer errors", fmt.Sprintf(`document.querySelector('#errors-list li .muted').textContent !== %q`, first), 10*time.Second)
+	// With the pointer over it, the list holds still (the Check errs every
+	// tick), so that the entry under the pointer is the one clicked.
+	xy := bt.Eval[[]float64](t, ctx, `(() => { const r = document.querySelector('#errors-list li .err-node').getBoundingClientRect();
+		return [r.x + r.width / 2, r.y + r.height / 2]; })()`)
+	bt.Run(t, ctx, chromedp.MouseEvent(input.MouseMoved, xy[0], xy[1]))
+	bt.Wait(t, ctx, "list held", `/list held while the pointer is over it \(\d+ newer\)$/.test(document.querySelector('#errors-note').textContent)`, 10*time.Second)
+	held := bt.Eval[string](t, ctx, `document.querySelector('#errors-list li .muted').textContent`)
+	time.Sleep(300 * time.Millisecond)
+	if now := bt.Eval[string](t, ctx, `document.querySelector('#errors-list li .muted').textContent`); now != held {
+		t.Fatalf("the list moved under the pointer: %q, then %q", held, now)
+	}
 	bt.Run(t, ctx, chromedp.Click(`#errors-list li .err-node`, chromedp.ByQuery))
 	bt.Wait(t, ctx, "node shown", fmt.Sprintf(`document.querySelector('#tree g.node[data-id="%d"]').classList.contains('selected') &&
 		!document.querySelector('#tab-node').hidden`, check), 5*time.Second)
 	bt.Run(t, ctx, chromedp.Click(`#agent-errors`, chromedp.ByID))
 	bt.Wait(t, ctx, "the pill opens the tab", `!document.querySelector('#tab-errors').hidden`, 5*time.Second)
+	bt.Wait(t, ctx, "the list moves again with the pointer away", fmt.Sprintf(`!document.querySelector('#errors-note').textContent.includes('held') &&
+		document.querySelector('#errors-list li .muted').textContent !== %q`, held), 10*time.Second)
 	bt.Screenshot(t, ctx, "node-errors.png", artifacts)
 
 	// Fixed: the tree mark goes with the next ticks, the count stays.

@@ -55,6 +55,9 @@
     forcePending: 0, // force edits sent and not yet answered
     errCount: -1, // the agent's error count the Errors tab shows (-1: not loaded)
     errLoading: false, // an errors request is under way
+    errShown: null, // the agent whose errors the list shows
+    errHover: false, // the pointer is over the errors list, which then holds still
+    errPending: null, // the errors answer held back while errHover
   };
   const FORMAT = 'arbor-debug/1'; // the format of a recording
 
@@ -644,6 +647,7 @@
     S.shown = null;
     S.stats = null;
     S.errCount = -1;
+    S.errPending = null;
     if (S.tab === 'errors') loadErrors();
     S.prevBB = new Map();
     setLive(true);
@@ -764,7 +768,7 @@
     }
     if (S.tab === 'stats') renderStats();
     if (S.tab === 'node') renderNode();
-    if (S.tab === 'errors' && (S.agent.errors || 0) !== S.errCount) loadErrors();
+    if (S.tab === 'errors' && (S.agent.errors || 0) !== S.errCount && !S.errPending) loadErrors();
   }
 
   // switchTree follows a hot reload of the agent shown: it runs another
@@ -877,16 +881,28 @@
       S.errLoading = false;
     }
     if (id !== S.agentId || S.rec) return;
-    S.errCount = r.count;
     renderErrors(r);
     // More came while it loaded: ask again.
-    if (S.tab === 'errors' && S.agent && (S.agent.errors || 0) > r.count) loadErrors();
+    if (S.tab === 'errors' && S.agent && (S.agent.errors || 0) > r.count && !S.errPending) loadErrors();
   }
 
   // renderErrors lists errors answer r (api/agents/{id}/errors), newest
-  // first: game time, tick, node (click: show it) and message.
+  // first: game time, tick, node (click: show it) and message. While the
+  // pointer is over the list it holds still (an erring node can add an
+  // entry every tick, which would move the one about to be clicked); the
+  // newest answer is shown when the pointer leaves.
   function renderErrors(r) {
     const ol = $('#errors-list');
+    if (r && S.errHover && S.errShown === S.agentId && ol.children.length) {
+      S.errPending = r;
+      const more = r.count - S.errCount;
+      $('#errors-note').textContent = r.count + ' node error' + (r.count === 1 ? '' : 's') + ' since the session began · ' +
+        'list held while the pointer is over it' + (more > 0 ? ' (' + more + ' newer)' : '');
+      return;
+    }
+    S.errPending = null;
+    S.errShown = r ? S.agentId : null;
+    if (r) S.errCount = r.count;
     if (!r) {
       $('#errors-note').textContent = S.rec ? 'A recording keeps the nodes that reported an error in each tick (ringed in red), not the messages.' : '';
       ol.replaceChildren();
@@ -1496,6 +1512,12 @@
 
   function setupTimeline() {
     $('#tl-range').addEventListener('input', (e) => scrubTo(Number(e.target.value)));
+    const errList = $('#errors-list');
+    errList.onmouseenter = () => { S.errHover = true; };
+    errList.onmouseleave = () => {
+      S.errHover = false;
+      if (S.errPending) renderErrors(S.errPending);
+    };
     $('#btn-live').onclick = () => setLive(true);
     $('#btn-prev').onclick = () => scrubTo(shownSeq() - 1);
     $('#btn-next').onclick = () => scrubTo(shownSeq() + 1);

@@ -105,8 +105,9 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 // following the running node on a wide tree (or the last tick's deepest
 // node when none runs), the Node tab of a node that never ran, the
 // breakpoint banner while scrubbing, scrubbing a full history, forcing a
-// node's result, an agent that is not (or no longer) in the session, and
-// node errors (last: it adds an agent).
+// node's result, an agent that is not (or no longer) in the session, the
+// agent list's refresh leaving unchanged entries alone, and node errors
+// (last: it adds an agent).
 func TestBrowserPage(t *testing.T) {
 	ctx := bt.Start(t, 1024, 768)
 	thrown := bt.Errors(ctx)
@@ -125,6 +126,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("events name checks", func(t *testing.T) { checkEventLabels(t, ctx, base) })
 	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })
 	t.Run("agent not in the session", func(t *testing.T) { checkMissingAgent(t, ctx, base, s) })
+	t.Run("list refresh", func(t *testing.T) { checkListRefresh(t, ctx, base, s) })
 	t.Run("node errors", func(t *testing.T) { checkNodeErrors(t, ctx, base, s) })
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)
@@ -784,4 +786,28 @@ func checkEventLabels(t *testing.T, ctx context.Context, base string) {
 	bt.Run(t, ctx, chromedp.Click(`button[data-tab="events"]`, chromedp.ByQuery))
 	bt.Wait(t, ctx, "a Check named by its comparison", `Array.from(document.querySelectorAll('#events-list li')).some((li) => li.textContent.includes('Check hp < 30'))`, 10*time.Second)
 	bt.Run(t, ctx, chromedp.Click(`button[data-tab="bb"]`, chromedp.ByQuery))
+}
+
+// checkListRefresh checks that the agent list, asked for every 1.5 s,
+// leaves what did not change alone: the entry of a paused agent and the
+// tree filter's options stay the same elements (a menu held open stays
+// open, a click in progress lands), while a changed entry is redrawn.
+func checkListRefresh(t *testing.T, ctx context.Context, base string, s *Session) {
+	s.Do(func(m *arbor.Manager) { m.Agent(0).Pause() })
+	defer s.Do(func(m *arbor.Manager) { m.Agent(0).Resume() })
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/"))
+	bt.Wait(t, ctx, "agent 0 paused in the list", `!!document.querySelector('#agent-list li[data-id="0"] .dot.paused') &&
+		document.querySelectorAll('#filter-tree option').length > 1`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#agent-list li[data-id="0"]').__kept = true;
+		document.querySelector('#filter-tree option:last-child').__kept = true`, nil))
+	time.Sleep(3200 * time.Millisecond) // two refreshes
+	if !bt.Eval[bool](t, ctx, `!!document.querySelector('#agent-list li[data-id="0"]').__kept`) {
+		t.Error("the unchanged entry of paused agent 0 was redrawn")
+	}
+	if !bt.Eval[bool](t, ctx, `!!document.querySelector('#filter-tree option:last-child').__kept`) {
+		t.Error("the unchanged tree filter options were redrawn")
+	}
+	s.Do(func(m *arbor.Manager) { m.Agent(0).Resume() })
+	bt.Wait(t, ctx, "agent 0 redrawn when it changed", `(() => { const li = document.querySelector('#agent-list li[data-id="0"]');
+		return !li.__kept && !li.querySelector('.dot.paused'); })()`, 10*time.Second)
 }

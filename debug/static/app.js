@@ -191,16 +191,30 @@
     }
     if (S.rec) return; // a recording was opened meanwhile
     renderTreeCounts(data.trees);
+    // The list is asked for every 1.5 s: what did not change is left alone,
+    // so that an open menu stays open and a click in progress lands.
     const sel = $('#filter-tree');
-    const keep = sel.value;
-    sel.replaceChildren(h('option', { value: '', text: 'all trees' }),
-      ...data.trees.map((t) => h('option', { value: t.id, text: treeName(t, data.trees) + ' (' + t.count + ')' })));
-    sel.value = keep;
+    const opts = data.trees.map((t) => [t.id, treeName(t, data.trees) + ' (' + t.count + ')']);
+    const optsKey = JSON.stringify(opts);
+    if (sel.dataset.key !== optsKey) {
+      const keep = sel.value;
+      sel.replaceChildren(h('option', { value: '', text: 'all trees' }), ...opts.map(([id, text]) => h('option', { value: id, text })));
+      sel.value = keep;
+      sel.dataset.key = optsKey;
+    }
     $('#list-info').textContent = data.matches + ' of ' + data.total + ' agents' +
       (data.agents.length < data.matches ? ' · showing ' + data.agents.length : '');
     $('#more').hidden = data.agents.length >= data.matches;
     const ul = $('#agent-list');
-    ul.replaceChildren(...data.agents.map((a) => agentItem(a, a.watched ? h('span', { class: 'eye', text: '◉', title: 'watched' }) : null)));
+    const kept = new Map(Array.from(ul.children, (li) => [li.dataset.key, li]));
+    const items = data.agents.map((a) => {
+      const key = JSON.stringify([a.id, a.paused, a.status, a.label, a.treeName, a.watched, a.errors || 0]);
+      const li = kept.get(key) || agentItem(a, a.watched ? h('span', { class: 'eye', text: '◉', title: 'watched' }) : null);
+      li.dataset.key = key;
+      li.classList.toggle('sel', a.id === S.agentId);
+      return li;
+    });
+    if (items.length !== ul.children.length || items.some((li, i) => ul.children[i] !== li)) ul.replaceChildren(...items);
   }
 
   // errCount is an error count in at most 4 characters, as the badges show it.

@@ -14,6 +14,7 @@ const (
 	stRunning  uint8 = 1 << 0
 	stKeptMask uint8 = 3 << 1 // a Parallel/ParallelAll child's kept result (Status << 1)
 	stForced   uint8 = 1 << 3 // running only because it is forced to (force.go)
+	stSkipped  uint8 = 1 << 4 // its guard was false in this tick (markSkip nodes; the parent clears it at once)
 )
 
 // Agent is one entity running a Tree: which nodes are running, their

@@ -109,6 +109,19 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 	for i := range t.nodes {
 		n := &t.nodes[i]
 		n.ends = n.actW > 0 || abortable(n.kind) || n.observe
+		switch n.kind {
+		case kLimiter, kRunOnce, kCooldown:
+			// These count only a child that completes; they need to
+			// tell a child skipped by its guard (doc.go), through
+			// subtrees, which are as if inlined.
+			for k := n.kids[0]; ; k = t.nodes[k].kids[0] {
+				kid := &t.nodes[k]
+				kid.markSkip = kid.guard >= 0
+				if kid.kind != kSubTree {
+					break
+				}
+			}
+		}
 	}
 	t.linkKids()
 	return t, nil
@@ -194,7 +207,7 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 	}
 	if def.Abort > AbortBoth {
 		c.el.add(path, def.Type, def.Line, "abort %d is not an abort mode (none, self, lower or both)", int(def.Abort))
-	} else if def.Abort != AbortNone {
+	} else if def.Abort != AbortNone || def.abortWritten {
 		switch t.kind {
 		case kSequence, kSequenceWithMemory, kSelector:
 		default:

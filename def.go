@@ -67,6 +67,10 @@ type Node struct {
 	// bad is a mistake in a builder call (Leaf's parameter list), reported
 	// by Compile.
 	bad string
+	// abortWritten records that a native file gave the node an "abort"
+	// key, "none" included: on a type without aborts that is a load error
+	// (format.md), which Abort alone cannot tell.
+	abortWritten bool
 }
 
 // Document is a set of named trees, one of which (Main) runs. SubTree nodes

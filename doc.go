@@ -40,10 +40,13 @@
 //     the leaf may have.
 //   - A condition that reports an error has completed with failure: under
 //     an abort it becomes an observer with that result.
-//   - A node whose guard is false returns failure to its parent like any
-//     other result: a decorator above it sees its child fail (Limiter
-//     counts a completion, RunOnce keeps the failure, Cooldown starts,
-//     RetryUntilSuccessful uses an attempt), as a ParallelAll does.
+//   - A node whose guard is false returns failure to its parent, which
+//     sees a failed child (RetryUntilSuccessful uses an attempt, a
+//     ParallelAll counts a failure, as the seed mapping of §3 says), but
+//     it did not complete (§7): Limiter does not count it, RunOnce does
+//     not keep its result, and Cooldown starts only if the guard halted a
+//     running child ("ends or is halted"). Through a SubTree the same
+//     holds for the guard of the tree it runs.
 //   - An observer watches its composite only while that composite runs a
 //     later child than the one holding the condition (the parenthesis of
 //     §7 read literally): a self observer whose condition sits under a

@@ -224,7 +224,7 @@ func (d *nodeDecoder) node(v *rawdoc.Value, path string, depth int) *Node {
 			if !ok {
 				el.add(path, n.Type, f.Line, "abort must be none, self, lower or both, got %s", f.Val.Describe())
 			}
-			n.Abort = a
+			n.Abort, n.abortWritten = a, true
 		default:
 			if n.Params == nil {
 				n.Params = make(map[string]any)

@@ -79,6 +79,9 @@ func (a *Agent) enter(i int32, n *node) (r Status, done bool) {
 		if a.st[i]&stRunning != 0 {
 			a.halt(i)
 		}
+		if n.markSkip {
+			a.st[i] |= stSkipped
+		}
 		return Failure, true
 	}
 	if a.st[i]&stRunning == 0 && a.tracer != nil {
@@ -99,6 +102,23 @@ func (a *Agent) ended(i int32, n *node, s Status) {
 	}
 	if n.observe {
 		a.register(i, s)
+	}
+}
+
+// skipped reports whether node i's guard (or, i being a SubTree, that of
+// the tree it runs) was false in the tick it just returned from, clearing
+// the mark (see markSkip).
+func (a *Agent) skipped(i int32) bool {
+	for {
+		if a.st[i]&stSkipped != 0 {
+			a.st[i] &^= stSkipped
+			return true
+		}
+		if n := &a.tree.nodes[i]; n.kind == kSubTree {
+			i = n.kids[0]
+			continue
+		}
+		return false
 	}
 }
 
@@ -168,22 +188,29 @@ func (a *Agent) other(i int32, n *node, starting bool) (s Status) {
 			s = a.tick(n.kids[0])
 		}
 	case kCooldown:
+		// The cooldown starts when the child ends or is halted; a child
+		// its guard skipped while idle did neither.
 		kid := n.kids[0]
 		if a.mem[n.mem] != 0 && a.st[kid]&stRunning == 0 && a.bb.now-a.mem[n.mem+1] < n.a {
 			s = Failure
-		} else if s = a.tick(kid); s != Running {
-			a.mem[n.mem], a.mem[n.mem+1] = 1, a.bb.now
+		} else {
+			was := a.st[kid] & stRunning
+			if s = a.tick(kid); s != Running && (!a.skipped(kid) || was != 0) {
+				a.mem[n.mem], a.mem[n.mem+1] = 1, a.bb.now
+			}
 		}
 	case kLimiter:
+		// Only completions count: not a halt, nor a skip by the child's
+		// guard.
 		if n.a > 0 && a.mem[n.mem] >= n.a {
 			s = Failure
-		} else if s = a.tick(n.kids[0]); s != Running {
+		} else if s = a.tick(n.kids[0]); s != Running && !a.skipped(n.kids[0]) {
 			a.mem[n.mem]++
 		}
 	case kRunOnce:
 		if a.mem[n.mem] != 0 {
 			s = Status(a.mem[n.mem])
-		} else if s = a.tick(n.kids[0]); s != Running {
+		} else if s = a.tick(n.kids[0]); s != Running && !a.skipped(n.kids[0]) {
 			a.mem[n.mem] = int64(s)
 			if n.a != 0 {
 				a.mem[n.mem] = n.a

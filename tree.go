@@ -48,6 +48,9 @@ type node struct {
 	keepMem  bool
 	valRef   bool
 	hasTTL   bool
+	// markSkip: the guarded child of a Limiter, RunOnce or Cooldown; a
+	// false guard sets stSkipped, which the parent reads and clears.
+	markSkip bool
 	guard    int32       // index of the guard's root, or -1
 	mem      int32       // first word in the agent's memory
 	actW     int32       // number of activation words at mem (cleared on end/halt)

@@ -45,6 +45,10 @@ type node struct {
 	inGuard  bool // part of a guard (§4): evaluated, never ticked
 
 	running bool
+	// skipped: the node's guard was false in its last visit (§7: "a leaf
+	// skipped by its own guard did not complete"); the decorators that
+	// count completions (Limiter, RunOnce) or ends (Cooldown) ask.
+	skipped bool
 	act     activation // per-activation memory, cleared by end and halt (§2)
 	life    lifeMemory // memory over the agent's life, cleared by Reset (§2)
 }

@@ -22,8 +22,10 @@ func statusOf(ok bool) arbor.Status {
 func (m *Model) tick(n *node) arbor.Status {
 	// §4: "Guard false → the node, if running, is halted; the node returns
 	// failure without being ticked."
+	n.skipped = false
 	if n.guard != nil && m.eval(n.guard) != success {
 		m.halt(n)
+		n.skipped = true
 		return failure
 	}
 	if n.isCondition() {
@@ -199,8 +201,12 @@ func (m *Model) body(n *node) arbor.Status {
 		if n.life.cooled && m.bb.now-n.life.cooledAt < n.duration("ms") {
 			return failure
 		}
-		r := m.tick(n.children[0])
-		if r != running {
+		// A child skipped by its guard while idle neither ended nor was
+		// halted; one that ran and was halted by its guard was halted.
+		c := n.children[0]
+		was := c.running
+		r := m.tick(c)
+		if r != running && (!skipped(c) || was) {
 			n.life.cooled, n.life.cooledAt = true, m.bb.now
 		}
 		return r
@@ -210,8 +216,9 @@ func (m *Model) body(n *node) arbor.Status {
 		if max := int(n.num("max", -1)); max != -1 && n.life.completions >= max {
 			return failure
 		}
+		// A child skipped (or halted) by its guard did not complete.
 		r := m.tick(n.children[0])
-		if r != running {
+		if r != running && !skipped(n.children[0]) {
 			n.life.completions++
 		}
 		return r
@@ -229,7 +236,7 @@ func (m *Model) body(n *node) arbor.Status {
 			return n.life.stored
 		}
 		r := m.tick(n.children[0])
-		if r != running {
+		if r != running && !skipped(n.children[0]) {
 			n.life.stored = r
 		}
 		return r
@@ -618,4 +625,13 @@ func (m *Model) eval(n *node) arbor.Status {
 		return failure
 	}
 	return m.condition(n)
+}
+
+// skipped reports whether n's guard was false in this tick, or, n being a
+// SubTree, that of the tree it runs (§5b: "run as if inlined").
+func skipped(n *node) bool {
+	for !n.skipped && n.typ == "SubTree" {
+		n = n.children[0]
+	}
+	return n.skipped
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format/internal/conv"
+	"github.com/arborbt/arbor/internal/rawdoc"
 )
 
 // Options control Load.
@@ -168,7 +169,7 @@ func (l *loader) load(data []byte, file string) (*arbor.Document, error) {
 // It returns main_tree_to_execute (of the top file only).
 func (l *loader) readFile(data []byte, file string, top bool) (string, error) {
 	if len(data) > conv.MaxBytes {
-		return "", fmt.Errorf("%sinput is %d bytes, over the limit of %d", fileTag(file, top), len(data), conv.MaxBytes)
+		return "", fmt.Errorf("%sinput is %d bytes, over the limit of %s", fileTag(file, top), len(data), rawdoc.Bytes(conv.MaxBytes))
 	}
 	root, err := parseXML(data, conv.MaxDepth)
 	if err != nil {

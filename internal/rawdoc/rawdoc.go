@@ -266,7 +266,7 @@ func (e *SyntaxError) Error() string {
 func Parse(data []byte, yaml bool, lim Limits) (*Value, error) {
 	lim = lim.withDefaults()
 	if len(data) > lim.MaxBytes {
-		return nil, &SyntaxError{Msg: fmt.Sprintf("input is %d bytes, over the limit of %d", len(data), lim.MaxBytes)}
+		return nil, &SyntaxError{Msg: fmt.Sprintf("input is %d bytes, over the limit of %s", len(data), Bytes(lim.MaxBytes))}
 	}
 	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
 	if yaml {
@@ -294,7 +294,16 @@ func ReadFile(path string, max int) ([]byte, error) {
 		return nil, err
 	}
 	if len(data) > max {
-		return nil, fmt.Errorf("file is over the limit of %d bytes", max)
+		return nil, fmt.Errorf("file is over the limit of %s", Bytes(max))
 	}
 	return data, nil
+}
+
+// Bytes writes a size limit for messages: "16777216 bytes (16 MiB)", the
+// MiB only when the size is a whole number of them.
+func Bytes(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d bytes (%d MiB)", n, n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -10,6 +10,13 @@
 // as a load error naming it. Arbor-only built-ins (Cooldown, Limiter,
 // Check, ...) may be written under their Arbor names. Export writes v4
 // XML with a TreeNodesModel, for Groot2.
+//
+// As BT.CPP does, Load reads a <root> without BTCPP_format as version 4,
+// and names a <BehaviorTree> without ID BehaviorTree_0, BehaviorTree_1,
+// ... Groot2's editor attributes (_uid, _description, _collapsed) are
+// ignored. The main tree is main_tree_to_execute, else the only tree, else
+// the only tree that no other uses as a subtree (or guard); BT.CPP leaves
+// that choice to the program, and so does Load when it is not clear.
 package btcpp
 
 import (
@@ -17,6 +24,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/arborbt/arbor"
@@ -93,6 +101,7 @@ type loader struct {
 	guards []conv.GuardRef
 	count  int
 	file   string // file of the tree being converted
+	noID   int    // <BehaviorTree> elements without ID so far (named BehaviorTree_N, as BT.CPP does)
 }
 
 func newLoader(opts Options) *loader {
@@ -102,10 +111,14 @@ func newLoader(opts Options) *loader {
 	return &loader{opts: opts, trees: map[string]*treeSrc{}, models: map[string]*model{}}
 }
 
-// fileErr records a problem outside the trees' nodes, located by file
-// name and line.
+// fileErr records a problem outside the trees' nodes, located by line and,
+// for an included file, by its name (the caller names the top file).
 func (l *loader) fileErr(file string, line int, format string, args ...any) {
-	l.el.Add(filepath.Base(file), "", line, format, args...)
+	path := ""
+	if file != l.top {
+		path = filepath.Base(file)
+	}
+	l.el.Add(path, "", line, format, args...)
 }
 
 // where names a file in messages about included files.
@@ -139,8 +152,15 @@ func (l *loader) load(data []byte, file string) (*arbor.Document, error) {
 		l.fileErr(l.top, 0, "the document has no <BehaviorTree>")
 		return nil, l.el.Err()
 	default:
-		l.el.Add("main_tree_to_execute", "", 0, "the document has %d trees (%s) and no main_tree_to_execute", len(l.order), strings.Join(l.order, ", "))
-		return nil, l.el.Err()
+		// BT.CPP leaves the choice to the program; a file whose trees
+		// all hang from one of them means that one.
+		roots := l.roots()
+		if len(roots) != 1 {
+			l.el.Add("main_tree_to_execute", "", 0, "the document has %d trees (%s) and no main_tree_to_execute, and %d of them are not the subtree of another (%s): say which runs",
+				len(l.order), strings.Join(l.order, ", "), len(roots), strings.Join(roots, ", "))
+			return nil, l.el.Err()
+		}
+		doc.Main = roots[0]
 	}
 	for _, id := range l.order {
 		src := l.trees[id]
@@ -180,11 +200,9 @@ func (l *loader) readFile(data []byte, file string, top bool) (string, error) {
 		return "", nil
 	}
 	main := ""
-	format, hasFormat := root.attr("BTCPP_format")
-	switch {
-	case !hasFormat:
-		l.fileErr(file, root.line, "<root> has no BTCPP_format attribute: only BT.CPP v4 files (BTCPP_format=\"4\") are supported")
-	case format != "4":
+	// Without BTCPP_format BT.CPP warns and reads the file as version 4;
+	// so does Arbor (without the warning).
+	if format, ok := root.attr("BTCPP_format"); ok && format != "4" {
 		l.fileErr(file, root.line, "BTCPP_format %q is not supported (only \"4\")", format)
 	}
 	for _, a := range root.attrs {
@@ -283,8 +301,12 @@ func (l *loader) include(e *element, dir, file string) {
 
 func (l *loader) behaviorTree(e *element, file string) {
 	id, ok := e.attr("ID")
-	if !ok || id == "" {
-		l.fileErr(file, e.line, "<BehaviorTree> needs an ID attribute")
+	if !ok {
+		// BT.CPP names such trees BehaviorTree_0, BehaviorTree_1, ...
+		id = fmt.Sprintf("BehaviorTree_%d", l.noID)
+		l.noID++
+	} else if id == "" {
+		l.fileErr(file, e.line, "<BehaviorTree> has an empty ID")
 		return
 	}
 	for _, a := range e.attrs {
@@ -385,6 +407,12 @@ func (l *loader) node(e *element, path string, depth int) *arbor.Node {
 		l.mappedNode(n, id, mapped[id], ports, len(e.kids), path, e.line)
 	case isArborOnly(id):
 		n.Type = id
+		if port := l.foreignPort(id); port != "" {
+			// Such as Nav2's own Wait: the name is taken.
+			l.el.Add(path, id, e.line, "%s is an Arbor built-in, which keeps its name in XML, but the TreeNodesModel declares a program %s of that name (port %q): register the program's node under another name%s",
+				id, l.models[id].category, port, l.where(l.file))
+			break
+		}
 		for _, a := range ports {
 			v, ok := l.arborParam(conv.Canonical(id), a.Name.Local, a.Value, id, path, e.line)
 			if ok {
@@ -450,8 +478,8 @@ func (l *loader) common(n *arbor.Node, id string, attrs []xmlAttr, path string) 
 				continue
 			}
 			l.guards = append(l.guards, conv.GuardRef{Node: n, Tree: a.Value, Path: path, Line: n.Line})
-		case name == "_uid" || name == "_description":
-			// Groot2 metadata.
+		case name == "_uid" || name == "_description" || name == "_collapsed":
+			// Groot2 metadata and editor state.
 		case scripting[name]:
 			l.el.Add(path, id, n.Line, "unsupported BT.CPP feature: scripting attribute %s%s", name, w)
 		case name == "_autoremap":
@@ -813,6 +841,29 @@ var arborParamKinds = map[string]kind{
 	"Parallel.retryFailed":          kBool,
 }
 
+// foreignPort returns a port that the TreeNodesModel declares for the
+// Arbor-only built-in id and that the built-in does not have (its first in
+// name order), or "": the file means a program node of the same name. A
+// model matching the built-in (as Arbor's export writes) is fine.
+func (l *loader) foreignPort(id string) string {
+	md := l.models[id]
+	if md == nil {
+		return ""
+	}
+	typ := conv.Canonical(id)
+	var foreign []string
+	for name := range md.ports {
+		if _, ok := arborParamKinds[typ+"."+name]; !ok {
+			foreign = append(foreign, name)
+		}
+	}
+	if len(foreign) == 0 {
+		return ""
+	}
+	slices.Sort(foreign)
+	return foreign[0]
+}
+
 // isArborOnly reports whether id is an Arbor built-in (or alias) that is
 // not a BT.CPP node name.
 func isArborOnly(id string) bool {
@@ -874,4 +925,36 @@ var unsupported = map[string]string{
 func IsUnsupported(id string) bool {
 	_, bad := unsupported[id]
 	return bad
+}
+
+// roots lists, in document order, the trees that no other tree uses as a
+// subtree (or as a guard).
+func (l *loader) roots() []string {
+	used := map[string]bool{}
+	var walk func(e *element, self string)
+	walk = func(e *element, self string) {
+		if e.name == "SubTree" {
+			if id, ok := e.attr("ID"); ok && id != self {
+				used[id] = true
+			}
+		}
+		if g, ok := e.attr("guard"); ok && g != self {
+			used[g] = true
+		}
+		for _, k := range e.kids {
+			walk(k, self)
+		}
+	}
+	for _, id := range l.order {
+		for _, k := range l.trees[id].el.kids {
+			walk(k, id)
+		}
+	}
+	var roots []string
+	for _, id := range l.order {
+		if !used[id] {
+			roots = append(roots, id)
+		}
+	}
+	return roots
 }

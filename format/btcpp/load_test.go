@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,11 +90,41 @@ func TestLoadModelTypesPorts(t *testing.T) {
 	}
 }
 
+// TestLoadMain checks how the main tree is found, and the forms BT.CPP
+// accepts that its own documentation and tests use: no BTCPP_format (read
+// as 4), a <BehaviorTree> without ID (named BehaviorTree_N), Groot2's
+// editor attributes.
 func TestLoadMain(t *testing.T) {
-	one := `<root BTCPP_format="4"><BehaviorTree ID="Only"><AlwaysSuccess/></BehaviorTree></root>`
-	d, err := btcpp.LoadWith([]byte(one), noIncludes)
-	if err != nil || d.Main != "Only" {
-		t.Fatalf("main %v, err %v", d, err)
+	cases := []struct {
+		name, in, main string
+		trees          []string
+	}{
+		{"one tree", `<root BTCPP_format="4"><BehaviorTree ID="Only"><AlwaysSuccess/></BehaviorTree></root>`, "Only", nil},
+		{"main_tree_to_execute", `<root BTCPP_format="4" main_tree_to_execute="B"><BehaviorTree ID="A"><AlwaysSuccess/></BehaviorTree>
+			<BehaviorTree ID="B"><AlwaysSuccess/></BehaviorTree></root>`, "B", nil},
+		{"the one tree not used by another", `<root BTCPP_format="4"><BehaviorTree ID="Grasp"><AlwaysSuccess/></BehaviorTree>
+			<BehaviorTree ID="Main"><Sequence><SubTree ID="Grasp"/><Inverter guard="Cond"><AlwaysFailure/></Inverter></Sequence></BehaviorTree>
+			<BehaviorTree ID="Cond"><AlwaysSuccess/></BehaviorTree></root>`, "Main", nil},
+		{"no BTCPP_format", `<root><BehaviorTree ID="M"><AlwaysSuccess/></BehaviorTree></root>`, "M", nil},
+		{"no ID", `<root BTCPP_format="4"><BehaviorTree><AlwaysSuccess/></BehaviorTree></root>`, "BehaviorTree_0", nil},
+		{"no IDs, one used", `<root BTCPP_format="4"><BehaviorTree><SubTree ID="BehaviorTree_1"/></BehaviorTree><BehaviorTree><AlwaysSuccess/></BehaviorTree></root>`,
+			"BehaviorTree_0", []string{"BehaviorTree_0", "BehaviorTree_1"}},
+		{"Groot2 attributes", `<root BTCPP_format="4"><BehaviorTree ID="M" _description="d"><Sequence _uid="3"><SubTree ID="S" _collapsed="true"/></Sequence></BehaviorTree>
+			<BehaviorTree ID="S"><AlwaysSuccess/></BehaviorTree></root>`, "M", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := btcpp.LoadWith([]byte(c.in), noIncludes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Main != c.main {
+				t.Errorf("main %q, want %q", d.Main, c.main)
+			}
+			if c.trees != nil && !slices.Equal(d.TreeNames(), c.trees) {
+				t.Errorf("trees %v, want %v", d.TreeNames(), c.trees)
+			}
+		})
 	}
 }
 
@@ -107,7 +138,6 @@ func TestLoadErrors(t *testing.T) {
 		{"syntax", "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"M\">\n<A>\n</BehaviorTree></root>", []string{"line 4", "XML syntax error"}},
 		{"empty", "", []string{"no <root> element"}},
 		{"not root", `<tree/>`, []string{"the top element must be <root>"}},
-		{"no format", `<root><BehaviorTree ID="M"><A/></BehaviorTree></root>`, []string{"no BTCPP_format attribute"}},
 		{"version 3", `<root BTCPP_format="3"><BehaviorTree ID="M"><A/></BehaviorTree></root>`, []string{`BTCPP_format "3" is not supported`}},
 		{"unknown root attribute", `<root BTCPP_format="4" foo="1"><BehaviorTree ID="M"><A/></BehaviorTree></root>`, []string{`unsupported attribute "foo" on <root>`}},
 		{"unknown element", `<root BTCPP_format="4"><Tree/></root>`, []string{"unsupported element <Tree> in <root>"}},
@@ -116,10 +146,12 @@ func TestLoadErrors(t *testing.T) {
 		{"doctype", `<!DOCTYPE root [<!ENTITY a "b">]><root BTCPP_format="4"/>`, []string{"directives"}},
 		{"namespaces", `<root BTCPP_format="4" xmlns:x="urn:x"><BehaviorTree ID="M"><A x:p="1"/></BehaviorTree></root>`, []string{"XML namespaces are not supported (attribute urn:x:p)"}},
 		{"no trees", `<root BTCPP_format="4"/>`, []string{"no <BehaviorTree>"}},
-		{"tree without ID", `<root BTCPP_format="4"><BehaviorTree><A/></BehaviorTree></root>`, []string{"<BehaviorTree> needs an ID attribute"}},
+		{"tree with an empty ID", `<root BTCPP_format="4"><BehaviorTree ID=""><A/></BehaviorTree></root>`, []string{"<BehaviorTree> has an empty ID"}},
 		{"duplicate tree", "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"M\"><A/></BehaviorTree>\n<BehaviorTree ID=\"M\"><A/></BehaviorTree></root>", []string{"line 3", `two trees have the ID "M" (the other at line 2)`}},
 		{"two children", doc(`<A/><B/>`), []string{"trees.M", "needs exactly one child element, has 2"}},
-		{"no main", `<root BTCPP_format="4"><BehaviorTree ID="A"><A/></BehaviorTree><BehaviorTree ID="B"><A/></BehaviorTree></root>`, []string{"2 trees (A, B) and no main_tree_to_execute"}},
+		{"no main", `<root BTCPP_format="4"><BehaviorTree ID="A"><A/></BehaviorTree><BehaviorTree ID="B"><A/></BehaviorTree></root>`, []string{"2 trees (A, B) and no main_tree_to_execute, and 2 of them are not the subtree of another (A, B)"}},
+		{"no main, a cycle", `<root BTCPP_format="4"><BehaviorTree ID="A"><SubTree ID="B"/></BehaviorTree><BehaviorTree ID="B"><SubTree ID="A"/></BehaviorTree></root>`, []string{"0 of them are not the subtree of another"}},
+		{"other underscore attribute", doc(`<A _foo="1"/>`), []string{"unsupported BT.CPP attribute _foo"}},
 		{"missing main", `<root BTCPP_format="4" main_tree_to_execute="X"><BehaviorTree ID="A"><A/></BehaviorTree></root>`, []string{`main_tree_to_execute names a missing tree "X"`}},
 		{"explicit form without ID", doc(`<Action name="x"/>`), []string{"<Action> needs an ID attribute"}},
 		{"text in a node", doc(`<Sequence>hello<A/></Sequence>`), []string{"unexpected text inside <Sequence>"}},
@@ -248,7 +280,7 @@ func TestIncludes(t *testing.T) {
 			"self.xml": `<root BTCPP_format="4"><include path="self.xml"/></root>`},
 			[]string{"include cycle: self.xml → self.xml"}},
 		{map[string]string{"c1.xml": `<root BTCPP_format="4"><include path="missing.xml"/></root>`},
-			[]string{"c1.xml: include missing.xml"}},
+			[]string{"c1.xml: line 1: include missing.xml"}},
 		{map[string]string{"c1.xml": `<root BTCPP_format="4" main_tree_to_execute="A"><include path="bad.xml"/><BehaviorTree ID="A"><AlwaysSuccess/></BehaviorTree></root>`,
 			"bad.xml": "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"B\">\n<Sequence>\n<A _while=\"x\"/></Sequence></BehaviorTree></root>"},
 			[]string{"trees.B.children[0]: unsupported BT.CPP feature: scripting attribute _while [in bad.xml]"}},

@@ -175,6 +175,15 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		c.el.add(path, def.Type, def.Line, "%s", msg)
+		// What is below it is still checked, so that one run reports
+		// its mistakes too.
+		for i, ch := range def.Children {
+			step := childStep(def, i)
+			c.build(ch, path+step, step, inGuard, depth+1)
+		}
+		if def.Guard != nil {
+			c.build(def.Guard, path+".guard", ".guard", true, depth+1)
+		}
 		return nil
 	}
 	if def.bad != "" {
@@ -222,10 +231,7 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 	c.params(p, pr, nk)
 
 	for i, ch := range def.Children {
-		step := fmt.Sprintf(".children[%d]", i)
-		if def.SingleChild && nk == 1 {
-			step = ".child"
-		}
+		step := childStep(def, i)
 		if k := c.build(ch, path+step, step, inGuard, depth+1); k != nil {
 			p.kids = append(p.kids, k)
 		}
@@ -234,6 +240,14 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 		p.guard = c.build(def.Guard, path+".guard", ".guard", true, depth+1)
 	}
 	return p
+}
+
+// childStep is the path step to child i of def, as the file wrote it.
+func childStep(def *Node, i int) string {
+	if def.SingleChild && len(def.Children) == 1 {
+		return ".child"
+	}
+	return fmt.Sprintf(".children[%d]", i)
 }
 
 // params compiles the parameters of a node of any kind.

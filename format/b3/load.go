@@ -155,15 +155,7 @@ func str(v *rawdoc.Value) (string, bool) {
 	return v.Str, true
 }
 
-func describe(v *rawdoc.Value) string {
-	switch v.Kind {
-	case rawdoc.String:
-		return strconv.Quote(v.Str)
-	case rawdoc.Null:
-		return "null"
-	}
-	return "a " + v.Kind.String()
-}
+func describe(v *rawdoc.Value) string { return v.Describe() }
 
 func decode(v *rawdoc.Value) (*arbor.Document, error) {
 	d := &decoder{templates: map[string]template{}, byID: map[string]*treeSpec{}, byName: map[string]*treeSpec{}}

@@ -100,8 +100,9 @@ type loader struct {
 	stack  []string
 	guards []conv.GuardRef
 	count  int
-	file   string // file of the tree being converted
-	noID   int    // <BehaviorTree> elements without ID so far (named BehaviorTree_N, as BT.CPP does)
+	file   string          // file of the tree being converted
+	noID   int             // <BehaviorTree> elements without ID so far (named BehaviorTree_N, as BT.CPP does)
+	read   map[string]bool // included files read so far
 }
 
 func newLoader(opts Options) *loader {
@@ -283,6 +284,15 @@ func (l *loader) include(e *element, dir, file string) {
 			return
 		}
 	}
+	if l.read[p] {
+		// Included again on another path (a diamond): its trees and
+		// models are in already.
+		return
+	}
+	if l.read == nil {
+		l.read = map[string]bool{}
+	}
+	l.read[p] = true
 	if l.files++; l.files > conv.MaxFiles {
 		l.fileErr(file, e.line, "more than %d included files", conv.MaxFiles)
 		return

@@ -253,6 +253,18 @@ func TestIncludes(t *testing.T) {
 		t.Errorf("main %q, trees %v", d.Main, d.TreeNames())
 	}
 
+	// A file two others include (a diamond) is read once.
+	diamond := write("diamond/main.xml", `<root BTCPP_format="4"><include path="b.xml"/><include path="sub/c.xml"/>
+<BehaviorTree ID="Main"><Sequence><SubTree ID="B"/><SubTree ID="C"/></Sequence></BehaviorTree></root>`)
+	write("diamond/b.xml", `<root BTCPP_format="4"><include path="lib.xml"/><BehaviorTree ID="B"><SubTree ID="Lib"/></BehaviorTree></root>`)
+	write("diamond/sub/c.xml", `<root BTCPP_format="4"><include path="../lib.xml"/><BehaviorTree ID="C"><SubTree ID="Lib"/></BehaviorTree></root>`)
+	write("diamond/lib.xml", `<root BTCPP_format="4"><BehaviorTree ID="Lib"><AlwaysSuccess/></BehaviorTree></root>`)
+	if d, err := btcpp.LoadFile(diamond); err != nil {
+		t.Errorf("diamond: %v", err)
+	} else if d.Main != "Main" || strings.Join(d.TreeNames(), ",") != "B,C,Lib,Main" {
+		t.Errorf("diamond: main %q, trees %v", d.Main, d.TreeNames())
+	}
+
 	// LoadWith resolves relative to Options.Dir.
 	data, _ := os.ReadFile(main)
 	if _, err := btcpp.LoadWith(data, btcpp.Options{Dir: dir}); err != nil {

@@ -127,7 +127,7 @@ func TestLoadUnknownNodeType(t *testing.T) {
 		{name: "a type with the wrong case", src: ldIn(`{"type": "sequence", "children": [{"type": "Success"}]}`),
 			want: []string{ldAt, "unknown node type", `did you mean "Sequence"`}},
 		{name: "what is below an unknown type is checked too",
-			src: ldGuardDoc(`{"type": "Pipeline", "guard": {"type": "Wait", "ticks": 1}, "children": [{"type": "Wait", "tick": 2}, {"type": "Success"}]}`),
+			src:  ldGuardDoc(`{"type": "Pipeline", "guard": {"type": "Wait", "ticks": 1}, "children": [{"type": "Wait", "tick": 2}, {"type": "Success"}]}`),
 			want: []string{`trees.Guard: unknown node type "Pipeline"`, `trees.Guard.children[0]: unknown parameter "tick"`, "trees.Guard.guard: a guard may contain only conditions"}},
 		{name: "a type close to nothing has no suggestion", src: ldIn(`{"type": "Xylophone"}`),
 			want: []string{ldAt, "Xylophone", "unknown node type"}, notWant: []string{"did you mean"}},

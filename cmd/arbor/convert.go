@@ -8,6 +8,7 @@ import (
 
 	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format"
+	"github.com/arborbt/arbor/format/btcpp"
 )
 
 // loadTreeFile reads a tree file in any format Arbor knows: native JSON or
@@ -15,6 +16,18 @@ import (
 // it from the file (format.Detect).
 func loadTreeFile(path, from string) (*arbor.Document, error) {
 	return format.Load(path, from)
+}
+
+// treeFiles lists the files a tree file is made of, for a watcher: the
+// file itself and, for BT.CPP XML, the files it includes.
+func treeFiles(path string) []string {
+	if f, err := format.Detect(path); err == nil && f == format.BTCPP {
+		if files, err := btcpp.Files(path); err == nil {
+			// Watch the path as given (the first is its absolute form).
+			return append([]string{path}, files[1:]...)
+		}
+	}
+	return []string{path}
 }
 
 // cmdConvert implements "arbor convert IN OUT [-from F] [-to F]".

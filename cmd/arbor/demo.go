@@ -138,7 +138,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	if dir, ok := treeDir(*trees); ok {
 		// Hot reload: edits to the tree files apply to the running village.
 		fmt.Fprintf(stdout, "Watching %s for changes to the trees.\n", dir)
-		go watchFiles(runCtx, []string{filepath.Join(dir, "villager.yaml"), filepath.Join(dir, "monster.yaml")}, time.Second, func(string) {
+		go watchFiles(runCtx, []string{filepath.Join(dir, "villager.yaml"), filepath.Join(dir, "monster.yaml")}, nil, time.Second, func(string) {
 			nv, nm, err := village.LoadTrees(os.DirFS(dir))
 			if err != nil {
 				fmt.Fprintf(stderr, "arbor demo: reload: the running trees stay:\n")
@@ -311,9 +311,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	step := time.Duration(*tickMs * float64(time.Millisecond))
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// Hot reload: a tree file edited on disk replaces its tree in the
-	// running agents (their running nodes are halted, blackboards kept).
-	go watchFiles(runCtx, fset.Args(), time.Second, func(path string) {
+	// Hot reload: a tree file edited on disk (or a file it includes)
+	// replaces its tree in the running agents (their running nodes are
+	// halted, blackboards kept).
+	go watchFiles(runCtx, fset.Args(), treeFiles, time.Second, func(path string) {
 		tree, _, err := loadMocked(path, mocks)
 		if err != nil {
 			fmt.Fprintf(stderr, "arbor serve: reload %s: the running tree stays:\n", path)

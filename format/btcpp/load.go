@@ -67,6 +67,32 @@ func LoadFile(path string) (*arbor.Document, error) {
 	return doc, nil
 }
 
+// Files returns the files a BT.CPP XML file is made of: its own path
+// (absolute), then every file it includes, recursively, in the order they
+// are read, each once. Files an include names that cannot be read are
+// listed too (a watcher sees them appear); other mistakes are left to
+// LoadFile to report.
+func Files(path string) ([]string, error) {
+	data, err := conv.ReadFile(path, conv.MaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	files := []string{abs}
+	l := newLoader(Options{Dir: filepath.Dir(abs), ReadFile: func(p string) ([]byte, error) {
+		files = append(files, p)
+		return conv.ReadFile(p, conv.MaxBytes)
+	}})
+	l.top = abs
+	// A syntax error stops the reading: the files read so far are the
+	// answer.
+	_, _ = l.readFile(data, abs, true)
+	return files, nil
+}
+
 // LoadWith reads a BT.CPP v4 XML document with options.
 func LoadWith(data []byte, opts Options) (*arbor.Document, error) {
 	l := newLoader(opts)

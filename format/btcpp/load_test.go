@@ -265,6 +265,17 @@ func TestIncludes(t *testing.T) {
 		t.Errorf("diamond: main %q, trees %v", d.Main, d.TreeNames())
 	}
 
+	// Files lists the file and what it includes, each once.
+	if files, err := btcpp.Files(diamond); err != nil {
+		t.Errorf("Files: %v", err)
+	} else {
+		d := filepath.Dir(diamond)
+		want := []string{diamond, filepath.Join(d, "b.xml"), filepath.Join(d, "lib.xml"), filepath.Join(d, "sub", "c.xml")}
+		if !slices.Equal(files, want) {
+			t.Errorf("Files = %q, want %q", files, want)
+		}
+	}
+
 	// LoadWith resolves relative to Options.Dir.
 	data, _ := os.ReadFile(main)
 	if _, err := btcpp.LoadWith(data, btcpp.Options{Dir: dir}); err != nil {

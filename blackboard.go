@@ -261,6 +261,22 @@ func (b *Blackboard) Entries() []Entry {
 // Set writes a global value directly (outside agents' ticks: between
 // Manager ticks, or before agents run); nil deletes.
 func (g *Globals) Set(name string, v any) {
+	g.slot(name).set(ValueOf(v))
+}
+
+// SetTTL writes a global value directly, as Set does, that is present
+// while an agent's clock is at most at + ttl (at: the game time of the
+// write, as the caller's clock has it).
+func (g *Globals) SetTTL(name string, v any, at, ttl time.Duration) {
+	s := g.slot(name)
+	s.set(ValueOf(v))
+	if s.kind != KindNone {
+		s.ttl, s.exp = true, int64(at+ttl)
+	}
+}
+
+// slot returns the slot of global key name ("@" optional), its TTL cleared.
+func (g *Globals) slot(name string) *slot {
 	if !isGlobalName(name) {
 		name = "@" + name
 	}
@@ -269,8 +285,8 @@ func (g *Globals) Set(name string, v any) {
 		g.slots = growSlots(g.slots, int(id)+1)
 	}
 	s := &g.slots[id]
-	s.set(ValueOf(v))
 	s.ttl = false
+	return s
 }
 
 // Entries lists the present global entries as an agent whose clock is at

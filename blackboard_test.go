@@ -236,6 +236,28 @@ func TestBlackboardTTL(t *testing.T) {
 			t.Fatalf("k = %v, %v; want 2", v, ok)
 		}
 	})
+	t.Run("Globals.SetTTL: present while an agent's clock is at most at+ttl", func(t *testing.T) {
+		g := arbor.NewGlobals()
+		g.SetTTL("flag", true, at, ttl) // "@" optional
+		r := bbAgent(t, arbor.WithGlobals(g))
+		for _, c := range cases {
+			r.Tick(c.now)
+			if _, ok := r.Blackboard().Lookup("@flag"); ok != c.present {
+				t.Errorf("%s: present = %v", c.name, ok)
+			}
+			if _, ok := g.Lookup("flag", c.now); ok != c.present {
+				t.Errorf("%s: Globals.Lookup present = %v", c.name, ok)
+			}
+		}
+		g.Set("flag", true) // without a TTL again
+		if _, ok := g.Lookup("flag", time.Hour); !ok {
+			t.Error("Set after SetTTL kept the expiry")
+		}
+		g.SetTTL("flag", nil, at, ttl) // nil deletes
+		if _, ok := g.Lookup("flag", at); ok {
+			t.Error("SetTTL with nil did not delete")
+		}
+	})
 	t.Run("the TTL of a global key counts from the writer's clock", func(t *testing.T) {
 		g := arbor.NewGlobals()
 		w := bbAgent(t, arbor.WithGlobals(g))

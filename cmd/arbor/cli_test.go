@@ -163,6 +163,9 @@ func TestUnknownGuardTypesMockAsConditions(t *testing.T) {
 		{[]string{"run", "-allow-unknown", "-ticks", "1", "-trace", guarded}, 0, "IsSafe:eval:success Patrol:start Patrol:success", ""},
 		{[]string{"run", "-allow-unknown", "-mock", "IsSafe=failure", "-ticks", "1", "-trace", guarded}, 0, "IsSafe:eval:failure Sequence:failure", ""},
 		{[]string{"run", "-allow-unknown", "-mock", "IsSafe=running", "-ticks", "1", guarded}, 1, "", "guard"},
+		// Without -allow-unknown, a scripted type in a guard is a condition too.
+		{[]string{"run", "-mock", "IsSafe=failure", "-mock", "Patrol=success", "-ticks", "1", "-trace", guarded}, 0, "IsSafe:eval:failure Sequence:failure", ""},
+		{[]string{"run", "-mock", "IsSafe=success", "-mock", "Patrol=success", "-ticks", "1", "-trace", guarded}, 0, "IsSafe:eval:success Patrol:start Patrol:success", ""},
 		{[]string{"run", "-allow-unknown", "-ticks", "1", typo}, 0, "tick 1", `node type "Chek" is not built in (did you mean "Check"?); it runs as a mock condition that holds`},
 	} {
 		out, errOut, code := runCLI(t, tc.args...)

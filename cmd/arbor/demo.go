@@ -374,7 +374,7 @@ func loadMocked(path string, mocks mockFlags) (*arbor.Tree, *arbor.Document, err
 			scripts[name] = []arbor.Status{arbor.Running, arbor.Success}
 		}
 	}
-	if err := mockUnknown(reg, doc, scripts); err != nil {
+	if err := mockUnknown(reg, doc, scripts, false); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	tree, err := arbor.Compile(doc, reg)

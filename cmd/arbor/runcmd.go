@@ -126,8 +126,10 @@ func sortedNames[V any](m map[string]V) []string {
 // mock condition when it is used in a guard (mockCondition). A type
 // used with children is not mocked unless mocks scripts it: a mock action
 // is a leaf, and the compiler reports the type as unknown, with the
-// built-in type it is probably a misspelling of.
-func mockUnknown(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags) error {
+// built-in type it is probably a misspelling of. With onlyScripted, only
+// the types mocks scripts are registered (arbor run without
+// -allow-unknown), still as conditions when doc uses them in guards.
+func mockUnknown(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags, onlyScripted bool) error {
 	types, withChildren := nodeTypes(doc)
 	inGuard := guardTypes(doc)
 	for name := range mocks {
@@ -135,7 +137,7 @@ func mockUnknown(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags) erro
 	}
 	for _, name := range sortedNames(types) {
 		script, scripted := mocks[name]
-		if !scripted && (reg.Has(name) || withChildren[name]) {
+		if !scripted && (onlyScripted || reg.Has(name) || withChildren[name]) {
 			continue
 		}
 		if result, ok := mockCondition(name, inGuard, mocks); ok {
@@ -234,13 +236,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arbor run: warning: %s: %s\n", path, w)
 	}
 	if len(mocks) > 0 || *allow {
-		only := mocks
-		if *allow {
-			if err := mockUnknown(reg, doc, mocks); err != nil {
-				fmt.Fprintf(stderr, "arbor run: %v\n", err)
-				return 1
-			}
-		} else if err := mockUnknown(reg, &arbor.Document{Trees: map[string]*arbor.Node{}}, only); err != nil {
+		if err := mockUnknown(reg, doc, mocks, !*allow); err != nil {
 			fmt.Fprintf(stderr, "arbor run: %v\n", err)
 			return 1
 		}

@@ -61,7 +61,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 func validationRegistry(doc *arbor.Document, allow bool) (*arbor.Registry, error) {
 	reg := arbor.NewRegistry()
 	if allow && doc != nil {
-		if err := mockUnknown(reg, doc, nil); err != nil {
+		if err := mockUnknown(reg, doc, nil, false); err != nil {
 			return nil, err
 		}
 	}

@@ -113,11 +113,13 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 // A mock stands in for an unknown leaf type only: a misspelt composite is
 // reported as unknown with the built-in it resembles (not as "a leaf takes
 // no children"), and a misspelt leaf that runs as a mock is warned about,
-// as is a -mock type no node has.
+// as is a -mock type no node has; an unknown type with children gets a
+// word on why no mock stands in.
 func TestMocksDoNotHideTypos(t *testing.T) {
 	dir := t.TempDir()
 	composite := writeFile(t, dir, "composite.json", `{"type": "Sequense", "children": [{"type": "Success"}]}`)
 	leaf := writeFile(t, dir, "leaf.yaml", "type: Sequence\nchildren:\n  - {type: Wiat, ticks: 1}\n  - {type: Attack}\n")
+	control := writeFile(t, dir, "control.yaml", "type: Sequence\nchildren:\n  - type: RecoveryNode\n    children: [{type: Success}]\n")
 	sentry := filepath.Join("..", "..", "examples", "sentry.yaml")
 	unknown := `unknown node type "Sequense" (did you mean "Sequence"?)`
 	typo := `node type "Wiat" is not built in (did you mean "Wait"?); it runs as a mock action`
@@ -132,6 +134,7 @@ func TestMocksDoNotHideTypos(t *testing.T) {
 		{[]string{"serve", "-addr", "127.0.0.1:0", composite}, 1, "", unknown},
 		{[]string{"run", "-allow-unknown", "-ticks", "1", leaf}, 0, "tick 1 (t=100ms): success", "arbor run: warning: " + leaf + ": " + typo},
 		{[]string{"validate", "-allow-unknown", leaf}, 0, "warning: " + leaf + ": " + typo, ""},
+		{[]string{"validate", "-allow-unknown", control}, 1, "warning: " + control + `: node type "RecoveryNode" has children: mocks stand in for leaf types only`, ""},
 		{[]string{"run", "-mock", "Atack=success", "-ticks", "1", sentry}, 0, "tick 1", `arbor run: warning: ` + sentry + `: -mock Atack: no node has type "Atack"`},
 	} {
 		out, errOut, code := runCLI(t, tc.args...)

@@ -168,7 +168,15 @@ func mockWarnings(doc *arbor.Document, mocks mockFlags) []string {
 	inGuard := guardTypes(doc)
 	var warnings []string
 	for _, name := range sortedNames(types) {
-		if _, scripted := mocks[name]; scripted || builtin.Has(name) || withChildren[name] {
+		if _, scripted := mocks[name]; scripted || builtin.Has(name) {
+			continue
+		}
+		if withChildren[name] {
+			if suggest.Closest(name, builtin.Types()) == "" {
+				// The compiler's "unknown node type" would leave the
+				// user wondering why no mock stands in.
+				warnings = append(warnings, fmt.Sprintf("node type %q has children: mocks stand in for leaf types only (programs register conditions and actions, not control or decorator nodes)", name))
+			}
 			continue
 		}
 		if s := suggest.Closest(name, builtin.Types()); s != "" {

@@ -87,6 +87,28 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// A file of zhandouxiaojiji/behavior3editor (a nested root node) is named
+// for what it is, not answered with a list of unknown document keys.
+func TestForeignEditorFile(t *testing.T) {
+	src := `{"version": "1.2", "name": "hero", "root": {"id": 1, "name": "Sequence", "args": {},
+		"children": [{"id": 2, "name": "Wait", "args": {"time": 1}}]}}`
+	const want = "format of zhandouxiaojiji/behavior3editor"
+	if _, err := format.Parse([]byte(src), ""); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Parse: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "hero.json")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := format.Load(path, ""); err == nil || !strings.Contains(err.Error(), "load "+path+": not a tree format Arbor reads") {
+		t.Errorf("Load: %v", err)
+	}
+	// A native document is not taken for one.
+	if _, err := format.Parse([]byte(`{"trees": {"root": {"type": "Success"}}}`), ""); err != nil {
+		t.Errorf("native: %v", err)
+	}
+}
+
 func TestOutputFormat(t *testing.T) {
 	for path, want := range map[string]string{"a.xml": format.BTCPP, "a.b3.json": format.B3, "A.B3.JSON": format.B3,
 		"a.json": format.Arbor, "a.yaml": format.Arbor, "a.yml": format.Arbor} {

@@ -28,6 +28,7 @@ import (
 	"github.com/arborbt/arbor/format/b3"
 	"github.com/arborbt/arbor/format/btcpp"
 	"github.com/arborbt/arbor/format/internal/conv"
+	"github.com/arborbt/arbor/internal/rawdoc"
 	"github.com/arborbt/arbor/scenario"
 )
 
@@ -107,7 +108,29 @@ func Load(path, formatName string) (*arbor.Document, error) {
 	case BTCPP:
 		return btcpp.LoadFile(path)
 	}
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		if data, err := conv.ReadFile(path, conv.MaxBytes); err == nil {
+			if err := foreign(data); err != nil {
+				return nil, fmt.Errorf("load %s: %w", path, err)
+			}
+		}
+	}
 	return arbor.LoadFile(path)
+}
+
+// foreign recognizes a JSON tree file of an editor Arbor does not read,
+// which the native loader would answer with a list of unknown keys:
+// zhandouxiaojiji/behavior3editor's, a nested "root" node with a "name"
+// (its type) and "args".
+func foreign(data []byte) error {
+	v, err := rawdoc.Parse(data, false, rawdoc.Limits{MaxBytes: conv.MaxBytes, MaxDepth: conv.MaxDepth})
+	if err != nil || v.Kind != rawdoc.Object || v.Get("trees") != nil || v.Get("type") != nil {
+		return nil
+	}
+	if r := v.Get("root"); r != nil && r.Kind == rawdoc.Object && r.Get("name") != nil && r.Get("type") == nil {
+		return fmt.Errorf("not a tree format Arbor reads: a \"root\" node object with a \"name\" is the format of zhandouxiaojiji/behavior3editor; Arbor reads its own format, Behavior3 editor (behavior3/behavior3editor) exports and BehaviorTree.CPP XML")
+	}
+	return nil
 }
 
 // Parse reads a tree document from memory in the named format ("" =
@@ -127,6 +150,9 @@ func Parse(data []byte, formatName string) (*arbor.Document, error) {
 		return btcpp.Load(data)
 	}
 	if t := bytes.TrimLeft(data, " \t\r\n\ufeff"); bytes.HasPrefix(t, []byte("{")) {
+		if err := foreign(data); err != nil {
+			return nil, err
+		}
 		return arbor.ParseJSON(data)
 	}
 	return arbor.ParseYAML(data)

@@ -140,6 +140,9 @@ type compiler struct {
 	guards []pendingGuard
 	// maxDepth bounds node nesting (CompileOptions.MaxDepth).
 	maxDepth int
+	// below holds the nodes of unknown type whose descendants were
+	// checked (for their errors only).
+	below map[*Node]bool
 }
 
 // guardTypes are the non-condition types a guard may contain.
@@ -176,7 +179,15 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 		}
 		c.el.add(path, def.Type, def.Line, "%s", msg)
 		// What is below it is still checked, so that one run reports
-		// its mistakes too.
+		// its mistakes too: once per definition (Go-built ones may share
+		// nodes or form cycles), and as long as errors are wanted.
+		if c.below == nil {
+			c.below = map[*Node]bool{}
+		}
+		if c.below[def] || len(c.el.errs) >= maxLoadErrors {
+			return nil
+		}
+		c.below[def] = true
 		for i, ch := range def.Children {
 			step := childStep(def, i)
 			c.build(ch, path+step, step, inGuard, depth+1)

@@ -610,6 +610,23 @@ func TestLoadLimits(t *testing.T) {
 		if err := compile(loop); err == nil || !strings.Contains(err.Error(), "cycle") {
 			t.Fatalf("a node that is its own child: %v", err)
 		}
+		// Below a node of unknown type the compiler still looks for
+		// errors, each definition once: a cycle there stops at once, and
+		// a definition sharing its nodes (2^30 paths) does not take
+		// forever.
+		unknown := &arbor.Node{Type: "Pipeline"}
+		unknown.Children = []*arbor.Node{unknown}
+		var les arbor.LoadErrors
+		if err := compile(unknown); !errors.As(err, &les) || len(les) != 2 {
+			t.Fatalf("an unknown node that is its own child: %v", err)
+		}
+		shared := arbor.AlwaysSuccess()
+		for i := 0; i < 30; i++ {
+			shared = &arbor.Node{Type: "Pipeline", Children: []*arbor.Node{shared, shared}}
+		}
+		if err := compile(shared); !errors.As(err, &les) || len(les) != 59 {
+			t.Fatalf("shared nodes below unknown ones: %d errors: %v", len(les), err)
+		}
 	})
 	t.Run("DecodeDocument of a map that contains itself", func(t *testing.T) {
 		m := map[string]any{"type": "Inverter"}

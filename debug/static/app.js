@@ -639,6 +639,10 @@
     S.agent = info;
     S.rev = 0;
     S.removed = false;
+    // The errors list of the agent before is not this one's, held or not.
+    S.errCount = -1;
+    S.errPending = null;
+    S.errShown = null;
     newer(info);
     writeHash();
     for (const li of document.querySelectorAll('#agent-list li')) li.classList.toggle('sel', Number(li.dataset.id) === id);
@@ -660,8 +664,6 @@
     S.latest = null;
     S.shown = null;
     S.stats = null;
-    S.errCount = -1;
-    S.errPending = null;
     if (S.tab === 'errors') loadErrors();
     S.prevBB = new Map();
     setLive(true);

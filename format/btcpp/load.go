@@ -13,7 +13,8 @@
 //
 // As BT.CPP does, Load reads a <root> without BTCPP_format as version 4,
 // and names a <BehaviorTree> without ID BehaviorTree_0, BehaviorTree_1,
-// ... Groot2's editor attributes (_uid, _description, _collapsed) are
+// ... in the order BT.CPP reads them (a file's includes before its own
+// trees). Groot2's editor attributes (_uid, _description, _collapsed) are
 // ignored. The main tree is main_tree_to_execute, else the only tree, else
 // the only tree that no other uses as a subtree (or guard); BT.CPP leaves
 // that choice to the program, and so does Load when it is not clear.
@@ -182,6 +183,11 @@ func (l *loader) load(data []byte, file string) (*arbor.Document, error) {
 		// BT.CPP leaves the choice to the program; a file whose trees
 		// all hang from one of them means that one.
 		roots := l.roots()
+		if len(roots) == 0 {
+			l.el.Add("main_tree_to_execute", "", 0, "the document has %d trees (%s) and no main_tree_to_execute, and each is the subtree of another (a cycle): say which runs",
+				len(l.order), strings.Join(l.order, ", "))
+			return nil, l.el.Err()
+		}
 		if len(roots) != 1 {
 			l.el.Add("main_tree_to_execute", "", 0, "the document has %d trees (%s) and no main_tree_to_execute, and %d of them are not the subtree of another (%s): say which runs",
 				len(l.order), strings.Join(l.order, ", "), len(roots), strings.Join(roots, ", "))
@@ -247,12 +253,19 @@ func (l *loader) readFile(data []byte, file string, top bool) (string, error) {
 	if root.text != "" {
 		l.fileErr(file, root.line, "unexpected text inside <root>")
 	}
+	// Includes first, as BT.CPP reads them: the trees of included files
+	// come before the file's own (which matters for the names of trees
+	// without ID).
 	dir := filepath.Dir(file)
+	for _, e := range root.kids {
+		if e.name == "include" {
+			l.include(e, dir, file)
+		}
+	}
 	models := 0
 	for _, e := range root.kids {
 		switch e.name {
 		case "include":
-			l.include(e, dir, file)
 		case "BehaviorTree":
 			l.behaviorTree(e, file)
 		case "TreeNodesModel":

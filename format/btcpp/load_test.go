@@ -150,7 +150,7 @@ func TestLoadErrors(t *testing.T) {
 		{"duplicate tree", "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"M\"><A/></BehaviorTree>\n<BehaviorTree ID=\"M\"><A/></BehaviorTree></root>", []string{"line 3", `two trees have the ID "M" (the other at line 2)`}},
 		{"two children", doc(`<A/><B/>`), []string{"trees.M", "needs exactly one child element, has 2"}},
 		{"no main", `<root BTCPP_format="4"><BehaviorTree ID="A"><A/></BehaviorTree><BehaviorTree ID="B"><A/></BehaviorTree></root>`, []string{"2 trees (A, B) and no main_tree_to_execute, and 2 of them are not the subtree of another (A, B)"}},
-		{"no main, a cycle", `<root BTCPP_format="4"><BehaviorTree ID="A"><SubTree ID="B"/></BehaviorTree><BehaviorTree ID="B"><SubTree ID="A"/></BehaviorTree></root>`, []string{"0 of them are not the subtree of another"}},
+		{"no main, a cycle", `<root BTCPP_format="4"><BehaviorTree ID="A"><SubTree ID="B"/></BehaviorTree><BehaviorTree ID="B"><SubTree ID="A"/></BehaviorTree></root>`, []string{"2 trees (A, B) and no main_tree_to_execute, and each is the subtree of another (a cycle)"}},
 		{"other underscore attribute", doc(`<A _foo="1"/>`), []string{"unsupported BT.CPP attribute _foo"}},
 		{"missing main", `<root BTCPP_format="4" main_tree_to_execute="X"><BehaviorTree ID="A"><A/></BehaviorTree></root>`, []string{`main_tree_to_execute names a missing tree "X"`}},
 		{"explicit form without ID", doc(`<Action name="x"/>`), []string{"<Action> needs an ID attribute"}},
@@ -263,6 +263,16 @@ func TestIncludes(t *testing.T) {
 		t.Errorf("diamond: %v", err)
 	} else if d.Main != "Main" || strings.Join(d.TreeNames(), ",") != "B,C,Lib,Main" {
 		t.Errorf("diamond: main %q, trees %v", d.Main, d.TreeNames())
+	}
+
+	// Trees without ID are numbered as BT.CPP reads them: a file's
+	// includes first.
+	noID := write("noid/top.xml", `<root><BehaviorTree><SubTree ID="BehaviorTree_0"/></BehaviorTree><include path="inc.xml"/></root>`)
+	write("noid/inc.xml", `<root><BehaviorTree><AlwaysFailure/></BehaviorTree></root>`)
+	if d, err := btcpp.LoadFile(noID); err != nil {
+		t.Errorf("trees without ID: %v", err)
+	} else if d.Main != "BehaviorTree_1" || d.Trees["BehaviorTree_0"].Type != "Failure" {
+		t.Errorf("trees without ID: main %q, BehaviorTree_0 %v", d.Main, d.Trees["BehaviorTree_0"])
 	}
 
 	// Files lists the file and what it includes, each once.

@@ -427,6 +427,7 @@ func (d *decoder) node(id, path string, refLine, depth int) *arbor.Node {
 
 	n := &arbor.Node{Line: spec.Line}
 	// Reserved properties: Arbor's abort and guard.
+	_, abortGiven := props["abort"]
 	if a, has := props["abort"]; has {
 		delete(props, "abort")
 		s, _ := a.(string)
@@ -474,6 +475,11 @@ func (d *decoder) node(id, path string, refLine, depth int) *arbor.Node {
 	}
 	if title != "" && title != name {
 		n.Name = expandTitle(title, props, tmplProps)
+	}
+	if abortGiven && n.Abort == arbor.AbortNone && n.Type != "" {
+		if msg := conv.AbortMisplaced(n.Type); msg != "" {
+			d.el.Add(path, n.Type, spec.Line, "property %s", msg)
+		}
 	}
 
 	// Children.

@@ -122,6 +122,7 @@ func TestLoadErrors(t *testing.T) {
 		{"title not a string", tree("a", `"a": {"name": "Runner", "title": 3}`), []string{"title must be a string"}},
 		{"ticks and milliseconds", tree("a", `"a": {"name": "Wait", "properties": {"ticks": 1, "milliseconds": 5}}`), []string{"both ticks and milliseconds"}},
 		{"bad abort", tree("a", `"a": {"name": "MemSequence", "properties": {"abort": "up"}, "children": ["b"]}`, `"b": {"name": "Runner"}`), []string{"property abort must be none, self, lower or both"}},
+		{"abort none where aborts are not", tree("a", `"a": {"name": "Priority", "properties": {"abort": "none"}, "children": ["b"]}`, `"b": {"name": "Runner"}`), []string{`property abort "none" is only allowed on Sequence, SequenceWithMemory and Selector [ReactiveSelector`}},
 		{"guard names no tree", tree("a", `"a": {"name": "Runner", "properties": {"guard": "nope"}}`), []string{"trees.T: guard names", `guard names a missing tree "nope"`}},
 		{"guard cycle", `{"scope": "project", "selectedTree": "a", "trees": [
 			{"id": "a", "title": "A", "root": "x", "nodes": {"x": {"name": "Runner", "properties": {"guard": "b"}}}},

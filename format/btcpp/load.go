@@ -473,6 +473,11 @@ func (l *loader) node(e *element, path string, depth int) *arbor.Node {
 		l.custom(n, id, category, ports, path, e.line)
 	}
 
+	if _, has := e.attr("abort"); has && n.Abort == arbor.AbortNone && n.Type != "" {
+		if msg := conv.AbortMisplaced(n.Type); msg != "" {
+			l.el.Add(path, id, e.line, "%s%s", msg, w)
+		}
+	}
 	parent := n
 	if inner != nil {
 		parent = inner

@@ -31,6 +31,18 @@ const (
 // Canonical returns the built-in type an alias stands for, or typ itself.
 func Canonical(typ string) string { return arbor.CanonicalType(typ) }
 
+// AbortMisplaced is the message for an abort written on a node of type
+// typ (an Arbor type or alias) that cannot carry one, "" when it can. The
+// compiler refuses a mode other than none there; the importers call this
+// for an explicit none, which the definition cannot show.
+func AbortMisplaced(typ string) string {
+	switch Canonical(typ) {
+	case "Sequence", "SequenceWithMemory", "Selector":
+		return ""
+	}
+	return `abort "none" is only allowed on Sequence, SequenceWithMemory and Selector`
+}
+
 // Shape is what children a node type takes.
 type Shape uint8
 

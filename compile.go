@@ -320,7 +320,7 @@ func (c *compiler) params(p *proto, pr *paramReader, nk int) {
 		c.checkParams(n, pr)
 	case kSet:
 		c.setParams(n, pr)
-	case kCondition, kAction:
+	case kCondition, kAction, kUserControl, kUserDecorator:
 		n.user = t.user(pr)
 	}
 	if t.anyParams {

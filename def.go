@@ -128,6 +128,11 @@ func Leaf(typ string, params ...any) *Node {
 	return n
 }
 
+// Branch returns a node of a registered control or decorator type (see
+// RegisterControl) with the given children; set parameters with With:
+// Branch("RandomSelector", a, b).With("seed", 7).
+func Branch(typ string, children ...*Node) *Node { return composite(typ, children) }
+
 func composite(typ string, children []*Node) *Node {
 	return &Node{Type: typ, Children: children}
 }

@@ -142,6 +142,15 @@
 //		Speed  float64             `arbor:"speed,default=1.5"`
 //	}
 //
+// Decorators and control nodes may be user types too (RegisterDecorator,
+// RegisterControl): their Tick(*Ctx, *M, Children) ticks the children it
+// chooses. Children still running when such a node ends are halted, in
+// child order, before its End callback; halting it halts its running
+// children first, then calls its Halt. A user control node is a boundary
+// for conditional aborts (observers below it do not reach an aborting
+// composite above it, as with Parallel); a user decorator is transparent,
+// as the built-in decorators are. Neither may appear in a guard.
+//
 // A panic or error in a user node fails that node and is reported, with the
 // node's path, to the agent's error handler (WithErrorHandler; by default
 // log/slog); the agent keeps running.

@@ -40,6 +40,10 @@ const (
 	kError
 	kCondition // registered condition
 	kAction    // registered action
+	// User nodes with children (control.go): a control node (composite
+	// shape) and a decorator.
+	kUserControl
+	kUserDecorator
 )
 
 // shape is what children a node type takes.

@@ -224,6 +224,8 @@ func (a *Agent) other(i int32, n *node, starting bool) (s Status) {
 		s = Failure
 	case kRunning:
 		s = Running
+	case kUserControl, kUserDecorator:
+		s = a.action(i, n, starting)
 	case kError:
 		a.report(i, errors.New(n.val.str()))
 		s = Failure
@@ -538,6 +540,11 @@ func (a *Agent) halt(i int32) {
 		for _, c := range n.kids {
 			a.st[c] &^= stKeptMask
 		}
+	case kUserControl, kUserDecorator:
+		if n.cb&hasHalt != 0 {
+			a.callUser(i, callHalt, 0)
+		}
+		a.endMemory(n)
 	}
 	if n.actW > 0 {
 		a.clearActivation(n)

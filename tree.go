@@ -89,7 +89,7 @@ type keyRef struct {
 
 func (t *Tree) isComposite(i int32) bool {
 	switch t.nodes[i].kind {
-	case kSequence, kSequenceWithMemory, kReactiveSequence, kSelector, kReactiveSelector, kParallel, kParallelAll:
+	case kSequence, kSequenceWithMemory, kReactiveSequence, kSelector, kReactiveSelector, kParallel, kParallelAll, kUserControl:
 		return true
 	}
 	return false

@@ -349,14 +349,21 @@ type actionNode[M any] struct {
 }
 
 func newActionNode[M any](act Action[M], keep bool) *actionNode[M] {
+	return newUserNode[M](act, act, keep)
+}
+
+// newUserNode adapts a user node whose tick is act and whose optional
+// callbacks are impl's methods (impl is act for actions; for a Control, act
+// wraps it).
+func newUserNode[M any](act Action[M], impl any, keep bool) *actionNode[M] {
 	t := reflect.TypeOf((*M)(nil)).Elem()
 	n := &actionNode[M]{act: act, keep: keep, dummy: new(M),
 		words: int((t.Size() + 7) / 8), ptrs: hasPointers(t)}
-	n.st, _ = act.(starter[M])
-	n.en, _ = act.(ender[M])
-	n.ha, _ = act.(halter[M])
-	n.pa, _ = act.(pauser[M])
-	n.aw, _ = act.(awaker[M])
+	n.st, _ = impl.(starter[M])
+	n.en, _ = impl.(ender[M])
+	n.ha, _ = impl.(halter[M])
+	n.pa, _ = impl.(pauser[M])
+	n.aw, _ = impl.(awaker[M])
 	return n
 }
 
@@ -570,7 +577,8 @@ func (a *Agent) badTick(i int32, n *node, s Status, err error) Status {
 	return Failure
 }
 
-// action ticks a user action through its lifecycle.
+// action ticks a user action, or a user node with children (control.go),
+// through its lifecycle.
 func (a *Agent) action(i int32, n *node, starting bool) Status {
 	if starting && n.cb&hasStart != 0 && a.callUser(i, callStart, 0) == Failure {
 		a.endMemory(n)
@@ -578,6 +586,9 @@ func (a *Agent) action(i int32, n *node, starting bool) Status {
 	}
 	s := a.runTick(i, n)
 	if s != Running {
+		if len(n.kids) > 0 {
+			a.haltKids(n) // a user control's children close before it
+		}
 		if n.cb&hasEnd != 0 {
 			a.callUser(i, callEnd, int64(s))
 		}

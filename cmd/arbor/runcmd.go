@@ -175,7 +175,7 @@ func mockWarnings(doc *arbor.Document, mocks mockFlags) []string {
 			if suggest.Closest(name, builtin.Types()) == "" {
 				// The compiler's "unknown node type" would leave the
 				// user wondering why no mock stands in.
-				warnings = append(warnings, fmt.Sprintf("node type %q has children: mocks stand in for leaf types only (programs register conditions and actions, not control or decorator nodes)", name))
+				warnings = append(warnings, fmt.Sprintf("node type %q has children: mocks stand in for leaf types only (a program registers a control or decorator node with arbor.RegisterControl or arbor.RegisterDecorator)", name))
 			}
 			continue
 		}

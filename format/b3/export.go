@@ -98,6 +98,7 @@ type exporter struct {
 	treeIDs    map[string]string
 	guardNames map[*arbor.Node]string
 	custom     map[string]*customInfo
+	userShapes map[string]conv.Shape
 	nodes      map[string]*exportNode
 	tree       string
 	row        int
@@ -118,7 +119,7 @@ func Export(doc *arbor.Document) ([]byte, error) {
 	if err := conv.CheckExportable(doc); err != nil {
 		return nil, fmt.Errorf("export behavior3: %w", err)
 	}
-	x := &exporter{doc: doc, treeIDs: map[string]string{}, custom: map[string]*customInfo{}}
+	x := &exporter{doc: doc, treeIDs: map[string]string{}, custom: map[string]*customInfo{}, userShapes: conv.UserShapes(doc)}
 	var guards []conv.GuardTree
 	x.guardNames, guards = conv.PlanGuards(doc)
 	type job struct {
@@ -316,7 +317,11 @@ func (x *exporter) mapType(n *arbor.Node, e *exportNode, path string) error {
 	if IsBuiltin(e.Name) {
 		return fmt.Errorf("%s: node type %q is a Behavior3 built-in with other parameters and cannot be written", path, e.Name)
 	}
-	switch conv.ShapeOf(typ) {
+	shape := conv.ShapeOf(typ)
+	if s, ok := x.userShapes[n.Type]; ok {
+		shape = s // a program's decorator or control node
+	}
+	switch shape {
 	case conv.Composite:
 		e.Category = "composite"
 	case conv.Decorator:

@@ -189,3 +189,25 @@ func TestExportErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestExportControlNodes(t *testing.T) {
+	// A program's decorator and control node get the decorator and
+	// composite categories (a decorator's child as "child"), and the
+	// project loads back.
+	out, err := b3.Export(formattest.ControlDoc())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"name": "Flip",
+      "category": "decorator"`, `"name": "FirstOf",
+      "category": "composite"`, `"child": "`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("export lacks %s:\n%s", want, out)
+		}
+	}
+	d, err := b3.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	formattest.TickControlDoc(t, d)
+}

@@ -199,3 +199,30 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+func TestCustomControlAndDecorator(t *testing.T) {
+	// Behavior3 custom composite and decorator nodes load when the program
+	// registers them (RegisterControl, RegisterDecorator).
+	in := tree("s",
+		`"s": {"id": "s", "name": "MemSequence", "children": ["f", "o"]}`,
+		`"f": {"id": "f", "name": "Flip", "child": "x"}`,
+		`"x": {"id": "x", "name": "Failer"}`,
+		`"o": {"id": "o", "name": "FirstOf", "children": ["y", "z"]}`,
+		`"y": {"id": "y", "name": "Failer"}`,
+		`"z": {"id": "z", "name": "Succeeder"}`)
+	doc, err := b3.Load([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := arbor.NewRegistry()
+	if err := formattest.RegisterControls(reg); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := arbor.Compile(doc, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := arbor.NewAgent(tr).Tick(0); s != arbor.Success {
+		t.Errorf("tick: %v, want success", s)
+	}
+}

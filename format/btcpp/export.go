@@ -40,6 +40,7 @@ type exporter struct {
 	guardNames map[*arbor.Node]string
 	trees      map[string]bool
 	models     map[string]*exportModel
+	userShapes map[string]conv.Shape // the program's decorators and control nodes
 }
 
 // Export writes the document as BT.CPP v4 XML for Groot2: the main tree
@@ -53,7 +54,7 @@ func Export(doc *arbor.Document) ([]byte, error) {
 	if err := conv.CheckExportable(doc); err != nil {
 		return nil, fmt.Errorf("export BT.CPP: %w", err)
 	}
-	x := &exporter{trees: map[string]bool{}, models: map[string]*exportModel{}}
+	x := &exporter{trees: map[string]bool{}, models: map[string]*exportModel{}, userShapes: conv.UserShapes(doc)}
 	var guards []conv.GuardTree
 	x.guardNames, guards = conv.PlanGuards(doc)
 	for name := range doc.Trees {
@@ -115,7 +116,14 @@ func (x *exporter) collect(n *arbor.Node) {
 			x.port(m, p, nil).typ = t
 		}
 	} else if !arbor.IsBuiltin(n.Type) {
-		m := x.model(n.Type, "Action")
+		category := "Action"
+		switch x.userShapes[n.Type] {
+		case conv.Decorator:
+			category = "Decorator"
+		case conv.Composite:
+			category = "Control"
+		}
+		m := x.model(n.Type, category)
 		for k, v := range n.Params {
 			x.port(m, k, v)
 		}

@@ -145,3 +145,22 @@ func TestExportErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestExportControlNodes(t *testing.T) {
+	// A program's decorator and control node are declared as such in the
+	// TreeNodesModel, and the file loads back.
+	out, err := btcpp.Export(formattest.ControlDoc())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<Decorator ID="Flip"`, `<Control ID="FirstOf"`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("export lacks %s:\n%s", want, out)
+		}
+	}
+	d, err := btcpp.LoadWith(out, noIncludes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	formattest.TickControlDoc(t, d)
+}

@@ -345,3 +345,28 @@ func TestByteOrderMark(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestCustomControlAndDecorator(t *testing.T) {
+	// A BT.CPP file with a program's own decorator and control node loads
+	// when the program registers them (RegisterDecorator, RegisterControl).
+	in := doc(`<Sequence><Decorator ID="Flip"><AlwaysFailure/></Decorator><FirstOf><AlwaysFailure/><Flip><AlwaysFailure/></Flip></FirstOf></Sequence>`,
+		`<TreeNodesModel><Decorator ID="Flip"/><Control ID="FirstOf"/></TreeNodesModel>`)
+	d, err := btcpp.LoadWith([]byte(in), noIncludes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := arbor.NewRegistry()
+	if err := formattest.RegisterControls(reg); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := arbor.Compile(d, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := arbor.NewAgent(tree).Tick(0); s != arbor.Success {
+		t.Errorf("tick: %v, want success", s)
+	}
+	if got := formattest.Shape(d.Trees["M"]); got != "Sequence(Flip(Failure) FirstOf(Failure Flip(Failure)))" {
+		t.Errorf("shape %s", got)
+	}
+}

@@ -69,6 +69,36 @@ func ShapeOf(typ string) Shape {
 	return shapes[Canonical(typ)]
 }
 
+// UserShapes returns the shape of each program-registered (not built-in)
+// type of the document's trees that has children, as an exporter must
+// declare it without the registry: a decorator when every node of the type
+// has exactly one child, a composite (control node) otherwise.
+func UserShapes(doc *arbor.Document) map[string]Shape {
+	shapes := map[string]Shape{}
+	seen := map[*arbor.Node]bool{}
+	var walk func(n *arbor.Node)
+	walk = func(n *arbor.Node) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		if len(n.Children) > 0 && !arbor.IsBuiltin(n.Type) {
+			if s, ok := shapes[n.Type]; len(n.Children) == 1 && (!ok || s == Decorator) {
+				shapes[n.Type] = Decorator
+			} else {
+				shapes[n.Type] = Composite
+			}
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	for _, name := range SortedKeys(doc.Trees) {
+		walk(doc.Trees[name])
+	}
+	return shapes
+}
+
 // IsCondition reports whether a built-in type is a condition leaf.
 func IsCondition(typ string) bool {
 	switch Canonical(typ) {

@@ -52,6 +52,9 @@ type agentCold struct {
 	onError func(*NodeError)
 	budget  time.Duration // watchdog: wall time a user callback may take
 	onSlow  func(*NodeError)
+	// nested: wall time of the user ticks run inside the current user
+	// tick (a user control's children), which is not the control's own.
+	nested time.Duration
 	// Forced nodes (force.go): the status per node (Invalid: not forced),
 	// nil when none is; nopTracer: a.tracer is ignoreEvents, set for them.
 	forced    []Status

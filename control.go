@@ -25,7 +25,8 @@ import (
 // is a control node (as Parallel is: observers below it do not reach an
 // aborting composite above it); a user decorator is transparent, as the
 // built-in decorators are. User nodes with children cannot be used in
-// guards.
+// guards. A watchdog (WithWatchdog) times the node's own work: the user
+// ticks of its children are timed on their own.
 type Control[M any] interface {
 	Tick(c *Ctx, m *M, kids Children) (Status, error)
 }

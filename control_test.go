@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arborbt/arbor"
 )
@@ -418,5 +419,27 @@ func TestUserControlEvents(t *testing.T) {
 	ctlPlan.Set(r.Blackboard(), "S")
 	if got, want := traceOf(r.Agent, &events, 0), []string{"A:halt", "C:result:success"}; !slices.Equal(got, want) {
 		t.Errorf("second tick:\n got %q\nwant %q", got, want)
+	}
+}
+
+// The watchdog times a user control's own work: its children's user ticks
+// are timed, and reported, on their own.
+func TestUserControlWatchdog(t *testing.T) {
+	reg := ctlRegistry(t)
+	if err := reg.ActionFunc("Slow", func(*arbor.Ctx) (arbor.Status, error) {
+		time.Sleep(20 * time.Millisecond)
+		return arbor.Success, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var slow []string
+	tree := unCompile(t, reg, arbor.Branch("Ctl", arbor.Sequence(arbor.Leaf("Slow"))).Named("C"))
+	a := arbor.NewAgent(tree, arbor.WithOwner(&unLog{}),
+		arbor.WithWatchdog(10*time.Millisecond, func(e *arbor.NodeError) { slow = append(slow, e.Path) }))
+	if s := a.Tick(0); s != arbor.Success {
+		t.Fatalf("status %v", s)
+	}
+	if !slices.Equal(slow, []string{"main.children[0].children[0]"}) {
+		t.Errorf("slow reports at %q, want only the slow child", slow)
 	}
 }

@@ -537,21 +537,33 @@ func (a *Agent) userTick(i int32, n *node) (s Status) {
 	return s
 }
 
-// runTick runs a user node's tick, timed when a watchdog is set.
+// runTick runs a user node's tick, timed when a watchdog is set. A user
+// control's own time leaves out the user ticks of its children, which are
+// timed on their own.
 func (a *Agent) runTick(i int32, n *node) Status {
 	if !a.watched {
 		return a.userTick(i, n)
 	}
+	c := a.cold
+	outer := c.nested
+	c.nested = 0
 	start := time.Now()
 	s := a.userTick(i, n)
-	a.watch(i, start)
+	total := time.Since(start)
+	a.watchTime(i, total-c.nested)
+	c.nested = outer + total
 	return s
 }
 
-// watch reports a user tick that overran the watchdog budget.
-func (a *Agent) watch(i int32, start time.Time) {
+// watch reports a user callback begun at start that overran the watchdog
+// budget.
+func (a *Agent) watch(i int32, start time.Time) { a.watchTime(i, time.Since(start)) }
+
+// watchTime reports a user callback that took d, if that overran the
+// watchdog budget.
+func (a *Agent) watchTime(i int32, d time.Duration) {
 	c := a.cold
-	if d := time.Since(start); d > c.budget {
+	if d > c.budget {
 		m := &a.tree.meta[i]
 		ne := &NodeError{Path: m.path, Type: m.typ, Name: m.name, Agent: a, Time: time.Duration(a.bb.now),
 			Err: &SlowError{Elapsed: d, Budget: c.budget}}

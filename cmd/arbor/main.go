@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 const usage = `usage: arbor <command> [arguments]
@@ -51,6 +53,10 @@ Run "arbor <command> -h" or "arbor help <command>" for a command's flags.
 `
 
 func main() {
+	// A closed stdout (arbor run ... | head) is then an error on write,
+	// which the commands handle, instead of the end of the process: run
+	// -scenario still writes its file.
+	signal.Ignore(syscall.SIGPIPE)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -82,5 +84,40 @@ children:
 	stdout, errOut, code := runCLI(t, "run", "-allow-unknown", "-ticks", "1", "-scenario", filepath.Join(dir, "no", "such", "dir.yaml"), guarded)
 	if code != 1 || !strings.Contains(errOut, "write scenario") || stdout != "" {
 		t.Errorf("unwritable: exit %d, stdout %q (nothing should run): %s", code, stdout, errOut)
+	}
+}
+
+// closedPipe is a stdout whose reader went away after n writes
+// (arbor run ... | head -n).
+type closedPipe struct{ n int }
+
+func (p *closedPipe) Write(b []byte) (int, error) {
+	if p.n == 0 {
+		return 0, syscall.EPIPE
+	}
+	p.n--
+	return len(b), nil
+}
+
+// A closed stdout stops arbor run's printing, not its scenario file, and
+// without -scenario it ends the run quietly.
+func TestRunIntoAClosedPipe(t *testing.T) {
+	dir := t.TempDir()
+	tree := writeFile(t, dir, "t.json", `{"format": "arbor/1", "trees": {"main": {"type": "Sequence", "children": [{"type": "Wait", "ticks": 2}, {"type": "Success"}]}}}`)
+	out := filepath.Join(dir, "rec.yaml")
+	var errOut bytes.Buffer
+	if code := run([]string{"run", "-ticks", "7", "-scenario", out, tree}, &closedPipe{n: 2}, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(string(data), "status:"); got != 7 {
+		t.Errorf("the scenario has %d ticks, want 7:\n%s", got, data)
+	}
+	pipe := &closedPipe{n: 1}
+	if code := run([]string{"run", "-ticks", "1000", tree}, pipe, &errOut); code != 0 || pipe.n != 0 {
+		t.Errorf("without -scenario: exit %d, writes left %d", code, pipe.n)
 	}
 }

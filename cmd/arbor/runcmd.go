@@ -295,14 +295,23 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			arbor.NewKey[bool](key).Set(agent.Blackboard(), v)
 		}
 	}
+	// Once stdout is gone (arbor run ... | head), the run stops printing;
+	// with -scenario it still runs every tick, for the file.
+	printing := true
 	for i := 1; i <= *ticks; i++ {
 		now := time.Duration(float64(i) * *tickMs * float64(time.Millisecond))
 		events, recEvents = events[:0], nil
 		s := agent.Tick(now)
-		if *trace {
-			fmt.Fprintf(stdout, "tick %d (t=%v): %s  %s\n", i, now, s, strings.Join(events, " "))
-		} else {
-			fmt.Fprintf(stdout, "tick %d (t=%v): %s\n", i, now, s)
+		if printing {
+			var err error
+			if *trace {
+				_, err = fmt.Fprintf(stdout, "tick %d (t=%v): %s  %s\n", i, now, s, strings.Join(events, " "))
+			} else {
+				_, err = fmt.Fprintf(stdout, "tick %d (t=%v): %s\n", i, now, s)
+			}
+			if printing = err == nil; !printing && rec == nil {
+				return 0
+			}
 		}
 		if rec != nil {
 			rec.Ticks = append(rec.Ticks, recordedTick{Status: s.String(), Trace: append([]string{}, recEvents...)})

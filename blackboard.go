@@ -1,6 +1,7 @@
 package arbor
 
 import (
+	"math"
 	"sort"
 	"time"
 )
@@ -187,7 +188,7 @@ func (b *Blackboard) store(id int32, global bool, v Value, hasTTL bool, ttl time
 	s.set(v)
 	s.ttl = hasTTL
 	if hasTTL {
-		s.exp = b.now + int64(ttl)
+		s.exp = expiry(b.now, int64(ttl))
 	}
 }
 
@@ -271,7 +272,7 @@ func (g *Globals) SetTTL(name string, v any, at, ttl time.Duration) {
 	s := g.slot(name)
 	s.set(ValueOf(v))
 	if s.kind != KindNone {
-		s.ttl, s.exp = true, int64(at+ttl)
+		s.ttl, s.exp = true, expiry(int64(at), int64(ttl))
 	}
 }
 
@@ -311,4 +312,13 @@ func (g *Globals) Lookup(name string, now time.Duration) (Value, bool) {
 	}
 	b := Blackboard{global: g, now: int64(now)}
 	return b.lookup(internKey(name), true)
+}
+
+// expiry returns the last time (ns) a value written at now with a TTL of
+// ttl ns is present: now + ttl, or the largest time when that overflows.
+func expiry(now, ttl int64) int64 {
+	if ttl > 0 && now > math.MaxInt64-ttl {
+		return math.MaxInt64
+	}
+	return now + ttl
 }

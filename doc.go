@@ -107,7 +107,10 @@
 // stored as float64 numbers: beyond 2^53 they round. Durations in files
 // and in builder parameters (time.Duration values) are milliseconds, but
 // a Key[time.Duration] stores a number of nanoseconds: to compare a
-// duration with a Check, keep it in a Key[float64] as milliseconds.
+// duration with a Check, keep it in a Key[float64] as milliseconds. The
+// clock counts int64 nanoseconds (about 292 years): a longer duration
+// parameter or TTL is that maximum, as good as forever, and so is a count
+// beyond int64.
 //
 // # Tracing and the fast paths
 //

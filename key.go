@@ -175,7 +175,7 @@ func (k Key[T]) set(bb *Blackboard, v T) {
 func (k Key[T]) SetTTL(bb *Blackboard, v T, ttl time.Duration) {
 	k.Set(bb, v)
 	s := bb.slot(k.id, k.global)
-	s.ttl, s.exp = true, bb.now+int64(ttl)
+	s.ttl, s.exp = true, expiry(bb.now, int64(ttl))
 }
 
 // readInto stores the slot's value in *p, a Go value of the type conv c

@@ -73,11 +73,17 @@ func (r *paramReader) count(name string, def int64, required bool, valid func(in
 	if !ok {
 		return def
 	}
-	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+	if f != math.Trunc(f) {
 		r.errf(name, "want an integer, got %v", f)
 		return def
 	}
-	n := int64(f)
+	n := int64(math.MaxInt64) // beyond int64: as good as unbounded
+	switch {
+	case f < -(1 << 63):
+		n = math.MinInt64
+	case f < 1<<63:
+		n = int64(f)
+	}
 	if !valid(n) {
 		r.errf(name, "%d is out of range (%s)", n, rule)
 		return def
@@ -85,7 +91,8 @@ func (r *paramReader) count(name string, def int64, required bool, valid func(in
 	return n
 }
 
-// duration reads a parameter in milliseconds (≥ 0) and returns nanoseconds.
+// duration reads a parameter in milliseconds (≥ 0) and returns nanoseconds;
+// a duration beyond int64 nanoseconds (292 years) is that maximum.
 func (r *paramReader) duration(name string, required bool) int64 {
 	if !r.has(name) {
 		if required {
@@ -97,11 +104,14 @@ func (r *paramReader) duration(name string, required bool) int64 {
 	if !ok {
 		return 0
 	}
-	if f < 0 || f > float64(math.MaxInt64)/1e6 {
+	if f < 0 {
 		r.errf(name, "duration %v ms is out of range (must be ≥ 0)", f)
 		return 0
 	}
-	return int64(math.Round(f * 1e6))
+	if ns := math.Round(f * 1e6); ns < 1<<63 {
+		return int64(ns)
+	}
+	return math.MaxInt64
 }
 
 // str reads a string parameter.

@@ -20,6 +20,7 @@ func TestParseTickMs(t *testing.T) {
 		{doc: `{"name": "a", "tree": {"type": "Success"}, "tickMs": -1, "ticks": []}`, err: "tickMs must be a finite number ≥ 0"},
 		{doc: `{"name": "a", "tree": {"type": "Success"}, "tickMs": "10", "ticks": []}`, err: "tickMs must be"},
 		{doc: "name: a\ntree: {type: Success}\ntickMs: .inf\nticks: []\n", yaml: true, err: "tickMs must be"},
+		{doc: `{"name": "a", "tree": {"type": "Success"}, "tickMs": 1e12, "ticks": [{"repeat": 9}, {"status": "success"}]}`, err: "10 ticks of 1e+12 ms go past the clock's range"},
 		{doc: "name: a\ntree: {type: Success}\ntickMs: .nan\nticks: []\n", yaml: true, err: "tickMs must be"},
 		{doc: `{"name": "a", "tree": {"type": "Success"}, "ticks": [{"repeat": 0}]}`, err: "repeat must be an integer from 1 to 10,000,000"},
 		{doc: `{"name": "a", "tree": {"type": "Success"}, "ticks": [{"repeat": 2000000000}]}`, err: "repeat must be an integer from 1 to 10,000,000"},

@@ -204,6 +204,14 @@ func parseScenario(v *rawdoc.Value, file string) (*Scenario, error) {
 	case s.hasHaltTrace && !s.Halt:
 		return nil, fmt.Errorf("scenario %q: haltTrace needs \"halt\": true", s.Name)
 	}
+	ticks := 0
+	for _, st := range s.Steps {
+		ticks += st.Repeat
+	}
+	if math.Round(float64(ticks)*s.TickMs*1e6) >= 1<<63 {
+		// The clock counts int64 nanoseconds.
+		return nil, fmt.Errorf("scenario %q: %d ticks of %v ms go past the clock's range (about 292 years)", s.Name, ticks, s.TickMs)
+	}
 	return s, nil
 }
 

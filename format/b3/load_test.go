@@ -214,15 +214,5 @@ func TestCustomControlAndDecorator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := arbor.NewRegistry()
-	if err := formattest.RegisterControls(reg); err != nil {
-		t.Fatal(err)
-	}
-	tr, err := arbor.Compile(doc, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := arbor.NewAgent(tr).Tick(0); s != arbor.Success {
-		t.Errorf("tick: %v, want success", s)
-	}
+	formattest.TickControlDoc(t, doc)
 }

@@ -355,17 +355,7 @@ func TestCustomControlAndDecorator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := arbor.NewRegistry()
-	if err := formattest.RegisterControls(reg); err != nil {
-		t.Fatal(err)
-	}
-	tree, err := arbor.Compile(d, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := arbor.NewAgent(tree).Tick(0); s != arbor.Success {
-		t.Errorf("tick: %v, want success", s)
-	}
+	formattest.TickControlDoc(t, d)
 	if got := formattest.Shape(d.Trees["M"]); got != "Sequence(Flip(Failure) FirstOf(Failure Flip(Failure)))" {
 		t.Errorf("shape %s", got)
 	}

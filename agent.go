@@ -38,6 +38,7 @@ type Agent struct {
 	npend   uint8  // operations waiting in pending
 	pending uint32 // waiting operations, 4 bits each, oldest first
 	node    int32  // the user node being run (Ctx.Node)
+	ctl     int32  // 1 + the user control whose Tick runs (Children), 0 when none
 	ctx     Ctx
 	owner   any
 	// Cold fields.

@@ -32,18 +32,22 @@ type Control[M any] interface {
 }
 
 // Children is a user node's access to its children during its own Tick.
-// Using it at any other time fails the call and reports an error.
+// Using it at any other time (kept for later, in another callback, from a
+// child) fails the call and reports an error at the node, or, once the
+// agent runs another tree, fails it silently. The zero Children has no
+// children.
 type Children struct {
 	a    *Agent
+	tree *Tree
 	self int32
 }
 
-// Len returns the number of children.
+// Len returns the number of children (0 when the call is refused).
 func (k Children) Len() int {
-	if k.a == nil {
+	if !k.valid("Len") {
 		return 0
 	}
-	return len(k.a.tree.nodes[k.self].kids)
+	return len(k.tree.nodes[k.self].kids)
 }
 
 // Tick ticks child i and returns its result. A child that cannot be ticked
@@ -75,17 +79,28 @@ func (k Children) Running(i int) bool {
 	return ok && k.a.st[c]&stRunning != 0
 }
 
+// valid reports whether k may be used now: in its node's Tick, with the
+// node itself running (not one of its children). Misuse is reported at
+// the node while the agent runs the node's tree.
+func (k Children) valid(op string) bool {
+	a := k.a
+	switch {
+	case a == nil || a.tree != k.tree:
+		return false
+	case a.ctl != k.self+1 || a.node != k.self:
+		a.report(k.self, fmt.Errorf("children used outside the node's Tick (Children.%s)", op))
+		return false
+	}
+	return true
+}
+
 // child returns the node index of child i, reporting misuse at the node.
 func (k Children) child(i int, op string) (int32, bool) {
+	if !k.valid(op) {
+		return 0, false
+	}
 	a := k.a
-	if a == nil {
-		return 0, false
-	}
-	if !a.busy || a.node != k.self {
-		a.report(k.self, fmt.Errorf("children used outside the node's Tick (Children.%s)", op))
-		return 0, false
-	}
-	kids := a.tree.nodes[k.self].kids
+	kids := k.tree.nodes[k.self].kids
 	if i < 0 || i >= len(kids) {
 		a.report(k.self, fmt.Errorf("child index %d out of range in Children.%s (the node has %s)", i, op, plural(len(kids), "child", "children")))
 		return 0, false
@@ -98,7 +113,8 @@ func (k Children) child(i int, op string) (int32, bool) {
 type controlAction[M any] struct{ ctl Control[M] }
 
 func (c controlAction[M]) Tick(ctx *Ctx, m *M) (Status, error) {
-	return c.ctl.Tick(ctx, m, Children{a: ctx.agent, self: ctx.agent.node})
+	a := ctx.agent
+	return c.ctl.Tick(ctx, m, Children{a: a, tree: a.tree, self: a.node})
 }
 
 // RegisterControl registers a control node type (one or more children)

@@ -443,3 +443,80 @@ func TestUserControlWatchdog(t *testing.T) {
 		t.Errorf("slow reports at %q, want only the slow child", slow)
 	}
 }
+
+// keepCtl keeps its Children and, wrongly, uses them in its other
+// callbacks.
+type keepCtl struct{}
+
+var keptKids arbor.Children
+
+func (keepCtl) Tick(_ *arbor.Ctx, _ *struct{}, k arbor.Children) (arbor.Status, error) {
+	keptKids = k
+	return k.Tick(0), nil
+}
+func (keepCtl) Start(*arbor.Ctx, *struct{}) error       { keptKids.Tick(0); return nil }
+func (keepCtl) Halt(*arbor.Ctx, *struct{})              { keptKids.Tick(0) }
+func (keepCtl) End(*arbor.Ctx, *struct{}, arbor.Status) { keptKids.Tick(0) }
+
+// Children work only in the node's own Tick: not in its Start, End or
+// Halt (where a tick would leave a child running under an idle parent),
+// and not once the agent runs another tree.
+func TestUserControlChildrenOutsideTick(t *testing.T) {
+	reg := ctlRegistry(t)
+	if err := arbor.RegisterControl[keepCtl, struct{}](reg, "Keep"); err != nil {
+		t.Fatal(err)
+	}
+	tree := unCompile(t, reg, arbor.Sequence(arbor.AlwaysSuccess(), arbor.Branch("Keep", unP("A", "run", 1)).Named("K")))
+	r := unStart(tree)
+	r.log.take()
+	r.Tick(0) // Keep starts: its Start misuses the kept Children of nothing yet
+	r.Tick(0) // A succeeds: Keep ends, End misuses them
+	r.Tick(0) // Keep starts again, A runs
+	r.Halt()  // Keep's Halt misuses them
+	k, a := unID(t, tree, "K"), unID(t, tree, "A")
+	if r.Running(k) || r.Running(a) {
+		t.Errorf("after Halt: Keep running %v, A running %v", r.Running(k), r.Running(a))
+	}
+	unEqual(t, "events", r.log.take(), []string{"A:start", "A:tick", "A:tick", "A:end(success)", "A:start", "A:tick", "A:halt"})
+	if len(r.errs) != 3 {
+		t.Errorf("errors %v, want the three misuses (End, Start, Halt) reported", r.errs)
+	}
+	for _, e := range r.errs {
+		if e.Path != "main.children[1]" || !strings.Contains(e.Error(), "children used outside the node's Tick") {
+			t.Errorf("error %v at %s", e, e.Path)
+		}
+	}
+
+	r.SetTree(unCompile(t, reg, arbor.AlwaysSuccess()))
+	if n := keptKids.Len(); n != 0 || keptKids.Tick(0) != arbor.Failure || keptKids.Running(0) {
+		t.Errorf("after SetTree: Len %d", n)
+	}
+	if n := (arbor.Children{}).Len(); n != 0 {
+		t.Errorf("zero Children: Len %d", n)
+	}
+}
+
+// slowStart takes its time in Start.
+type ctlSlowStart struct{}
+
+func (ctlSlowStart) Start(*arbor.Ctx, *struct{}) error {
+	time.Sleep(20 * time.Millisecond)
+	return nil
+}
+func (ctlSlowStart) Tick(*arbor.Ctx, *struct{}) (arbor.Status, error) { return arbor.Success, nil }
+
+// A child's slow callback other than Tick is not its control's either.
+func TestUserControlWatchdogCallbacks(t *testing.T) {
+	reg := ctlRegistry(t)
+	if err := arbor.RegisterAction[ctlSlowStart, struct{}](reg, "SlowStart"); err != nil {
+		t.Fatal(err)
+	}
+	var slow []string
+	tree := unCompile(t, reg, arbor.Branch("Ctl", arbor.Leaf("SlowStart")).Named("C"))
+	a := arbor.NewAgent(tree, arbor.WithOwner(&unLog{}),
+		arbor.WithWatchdog(10*time.Millisecond, func(e *arbor.NodeError) { slow = append(slow, e.Path) }))
+	a.Tick(0)
+	if !slices.Equal(slow, []string{"main.children[0]"}) {
+		t.Errorf("slow reports at %q, want only the child", slow)
+	}
+}

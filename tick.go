@@ -48,8 +48,9 @@ func (a *Agent) tickNode(i int32, n *node) Status {
 	default:
 		s = a.other(i, n, starting)
 	}
-	// Only this node's own tick changes its running bit (halts from inside
-	// a tick are deferred), so it is written only when it changes.
+	// This node's running bit changes only here (a halt reaches only
+	// nodes that are not being ticked), so it is written only when it
+	// changes.
 	if s == Running {
 		if starting {
 			*st |= stRunning

@@ -455,7 +455,7 @@ func (a *Agent) callUser(i int32, call userCall, arg int64) (s Status) {
 	a.node = i
 	c := &a.ctx
 	if a.watched {
-		defer a.watch(i, time.Now())
+		defer a.watchCallback(i, time.Now())
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -555,9 +555,13 @@ func (a *Agent) runTick(i int32, n *node) Status {
 	return s
 }
 
-// watch reports a user callback begun at start that overran the watchdog
-// budget.
-func (a *Agent) watch(i int32, start time.Time) { a.watchTime(i, time.Since(start)) }
+// watchCallback reports a user callback begun at start that overran the
+// watchdog budget. Its time is not an enclosing user control's own.
+func (a *Agent) watchCallback(i int32, start time.Time) {
+	d := time.Since(start)
+	a.watchTime(i, d)
+	a.cold.nested += d
+}
 
 // watchTime reports a user callback that took d, if that overran the
 // watchdog budget.
@@ -596,7 +600,16 @@ func (a *Agent) action(i int32, n *node, starting bool) Status {
 		a.endMemory(n)
 		return Failure
 	}
-	s := a.runTick(i, n)
+	var s Status
+	if len(n.kids) == 0 {
+		s = a.runTick(i, n)
+	} else {
+		// A user control: its Children work only in this call.
+		outer := a.ctl
+		a.ctl = i + 1
+		s = a.runTick(i, n)
+		a.ctl = outer
+	}
 	if s != Running {
 		if len(n.kids) > 0 {
 			a.haltKids(n) // a user control's children close before it

@@ -520,3 +520,17 @@ func TestUserControlWatchdogCallbacks(t *testing.T) {
 		t.Errorf("slow reports at %q, want only the child", slow)
 	}
 }
+
+func TestRegistryCategory(t *testing.T) {
+	reg := ctlRegistry(t)
+	for name, want := range map[string]arbor.Category{
+		"Sequence": arbor.CategoryControl, "Fallback": arbor.CategoryControl, "Inverter": arbor.CategoryDecorator,
+		"SubTree": arbor.CategorySubTree, "Check": arbor.CategoryCondition, "Wait": arbor.CategoryAction,
+		"Flaky": arbor.CategoryCondition, "Probe": arbor.CategoryAction, "Ctl": arbor.CategoryControl,
+		"Retry": arbor.CategoryDecorator, "Nope": arbor.CategoryNone,
+	} {
+		if got := reg.Category(name); got != want {
+			t.Errorf("Category(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

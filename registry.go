@@ -167,6 +167,56 @@ func (r *Registry) Has(name string) bool {
 	return ok
 }
 
+// Category is what a node type is, as the editors group node types.
+type Category uint8
+
+// The categories of node types.
+const (
+	CategoryNone      Category = iota // not a type the registry knows
+	CategoryAction                    // a leaf that acts (may run over ticks)
+	CategoryCondition                 // a leaf that decides at once
+	CategoryDecorator                 // exactly one child
+	CategoryControl                   // one or more children (a composite)
+	CategorySubTree                   // runs another tree of the document
+)
+
+// String returns "none", "action", "condition", "decorator", "control" or
+// "subtree".
+func (c Category) String() string {
+	switch c {
+	case CategoryAction:
+		return "action"
+	case CategoryCondition:
+		return "condition"
+	case CategoryDecorator:
+		return "decorator"
+	case CategoryControl:
+		return "control"
+	case CategorySubTree:
+		return "subtree"
+	}
+	return "none"
+}
+
+// Category returns the category of the node type (or alias) name, for
+// tools such as the exporters of package format.
+func (r *Registry) Category(name string) Category {
+	t, ok := r.types[name]
+	switch {
+	case !ok:
+		return CategoryNone
+	case t.shape == shapeComposite:
+		return CategoryControl
+	case t.shape == shapeDecorator:
+		return CategoryDecorator
+	case t.shape == shapeSubTree:
+		return CategorySubTree
+	case isConditionKind(t.kind):
+		return CategoryCondition
+	}
+	return CategoryAction
+}
+
 // Types returns every type name and alias the registry knows, sorted.
 func (r *Registry) Types() []string {
 	names := make([]string, 0, len(r.types))

@@ -98,7 +98,7 @@ type exporter struct {
 	treeIDs    map[string]string
 	guardNames map[*arbor.Node]string
 	custom     map[string]*customInfo
-	userShapes map[string]conv.Shape
+	userCats   map[string]arbor.Category // the program's node types
 	nodes      map[string]*exportNode
 	tree       string
 	row        int
@@ -114,12 +114,25 @@ type customInfo struct {
 // tree, one tree per guard, and a custom_nodes entry for each node type
 // that is not a Behavior3 built-in. Ids are derived from tree names and
 // node paths, so they are stable across round trips; blocks are laid out
-// left to right by depth, children top to bottom in order.
-func Export(doc *arbor.Document) ([]byte, error) {
+// left to right by depth, children top to bottom in order. Program node
+// types are declared as the nodes suggest (see ExportWith).
+func Export(doc *arbor.Document) ([]byte, error) { return ExportWith(doc, ExportOptions{}) }
+
+// ExportOptions tune ExportWith.
+type ExportOptions struct {
+	// Registry, when set, gives the categories of the program's node
+	// types (condition, decorator, composite). Without it a program type
+	// is an action, or, with children, a decorator when every node of it
+	// has one child and a composite otherwise.
+	Registry *arbor.Registry
+}
+
+// ExportWith is Export with options.
+func ExportWith(doc *arbor.Document, opts ExportOptions) ([]byte, error) {
 	if err := conv.CheckExportable(doc); err != nil {
 		return nil, fmt.Errorf("export behavior3: %w", err)
 	}
-	x := &exporter{doc: doc, treeIDs: map[string]string{}, custom: map[string]*customInfo{}, userShapes: conv.UserShapes(doc)}
+	x := &exporter{doc: doc, treeIDs: map[string]string{}, custom: map[string]*customInfo{}, userCats: conv.UserCategories(doc, opts.Registry)}
 	var guards []conv.GuardTree
 	x.guardNames, guards = conv.PlanGuards(doc)
 	type job struct {
@@ -317,20 +330,15 @@ func (x *exporter) mapType(n *arbor.Node, e *exportNode, path string) error {
 	if IsBuiltin(e.Name) {
 		return fmt.Errorf("%s: node type %q is a Behavior3 built-in with other parameters and cannot be written", path, e.Name)
 	}
-	shape := conv.ShapeOf(typ)
-	if s, ok := x.userShapes[n.Type]; ok {
-		shape = s // a program's decorator or control node
-	}
-	switch shape {
-	case conv.Composite:
+	switch conv.CategoryOf(n.Type, x.userCats) {
+	case arbor.CategoryControl:
 		e.Category = "composite"
-	case conv.Decorator:
+	case arbor.CategoryDecorator:
 		e.Category = "decorator"
+	case arbor.CategoryCondition:
+		e.Category = "condition"
 	default:
 		e.Category = "action"
-		if conv.IsCondition(typ) {
-			e.Category = "condition"
-		}
 	}
 	for _, k := range conv.SortedKeys(n.Params) {
 		if k == "abort" || k == "guard" {

@@ -192,22 +192,36 @@ func TestExportErrors(t *testing.T) {
 
 func TestExportControlNodes(t *testing.T) {
 	// A program's decorator and control node get the decorator and
-	// composite categories (a decorator's child as "child"), and the
-	// project loads back.
-	out, err := b3.Export(formattest.ControlDoc())
-	if err != nil {
+	// composite categories (without a registry, as the nodes suggest; a
+	// decorator's child as "child"), and the project loads back.
+	reg := arbor.NewRegistry()
+	if err := formattest.RegisterControls(reg); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"name": "Flip",
-      "category": "decorator"`, `"name": "FirstOf",
-      "category": "composite"`, `"child": "`} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("export lacks %s:\n%s", want, out)
+	category := func(name, cat string) string {
+		return `"name": "` + name + `",
+      "category": "` + cat + `"`
+	}
+	for _, tc := range []struct {
+		opts b3.ExportOptions
+		want []string
+	}{
+		{b3.ExportOptions{}, []string{category("Flip", "decorator"), category("FirstOf", "composite"), category("Any", "decorator"), category("Ready", "action"), `"child": "`}},
+		{b3.ExportOptions{Registry: reg}, []string{category("Flip", "decorator"), category("FirstOf", "composite"), category("Any", "composite"), category("Ready", "condition")}},
+	} {
+		out, err := b3.ExportWith(formattest.ControlDoc(), tc.opts)
+		if err != nil {
+			t.Fatal(err)
 		}
+		for _, want := range tc.want {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("export lacks %s:\n%s", want, out)
+			}
+		}
+		d, err := b3.Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		formattest.TickControlDoc(t, d)
 	}
-	d, err := b3.Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	formattest.TickControlDoc(t, d)
 }

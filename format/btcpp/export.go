@@ -40,21 +40,33 @@ type exporter struct {
 	guardNames map[*arbor.Node]string
 	trees      map[string]bool
 	models     map[string]*exportModel
-	userShapes map[string]conv.Shape // the program's decorators and control nodes
+	userCats   map[string]arbor.Category // the program's node types
 }
 
 // Export writes the document as BT.CPP v4 XML for Groot2: the main tree
 // first (main_tree_to_execute), the other trees, one <BehaviorTree> per
 // guard, and a <TreeNodesModel> for every node type that is not a BT.CPP
-// built-in (program-registered types as Actions, Arbor-only built-ins with
-// their categories), with port types where every instance agrees. Values
-// BT.CPP XML cannot hold (lists, objects, null, a string that would read
-// back as a number or boolean without a declared type) are errors.
-func Export(doc *arbor.Document) ([]byte, error) {
+// built-in (program types by category, see ExportWith; Arbor-only
+// built-ins with theirs), with port types where every instance agrees.
+// Values BT.CPP XML cannot hold (lists, objects, null, a string that would
+// read back as a number or boolean without a declared type) are errors.
+func Export(doc *arbor.Document) ([]byte, error) { return ExportWith(doc, ExportOptions{}) }
+
+// ExportOptions tune ExportWith.
+type ExportOptions struct {
+	// Registry, when set, gives the categories of the program's node
+	// types (Condition, Decorator, Control). Without it a program type is
+	// an Action, or, with children, a Decorator when every node of it has
+	// one child and a Control otherwise.
+	Registry *arbor.Registry
+}
+
+// ExportWith is Export with options.
+func ExportWith(doc *arbor.Document, opts ExportOptions) ([]byte, error) {
 	if err := conv.CheckExportable(doc); err != nil {
 		return nil, fmt.Errorf("export BT.CPP: %w", err)
 	}
-	x := &exporter{trees: map[string]bool{}, models: map[string]*exportModel{}, userShapes: conv.UserShapes(doc)}
+	x := &exporter{trees: map[string]bool{}, models: map[string]*exportModel{}, userCats: conv.UserCategories(doc, opts.Registry)}
 	var guards []conv.GuardTree
 	x.guardNames, guards = conv.PlanGuards(doc)
 	for name := range doc.Trees {
@@ -117,10 +129,12 @@ func (x *exporter) collect(n *arbor.Node) {
 		}
 	} else if !arbor.IsBuiltin(n.Type) {
 		category := "Action"
-		switch x.userShapes[n.Type] {
-		case conv.Decorator:
+		switch x.userCats[n.Type] {
+		case arbor.CategoryCondition:
+			category = "Condition"
+		case arbor.CategoryDecorator:
 			category = "Decorator"
-		case conv.Composite:
+		case arbor.CategoryControl:
 			category = "Control"
 		}
 		m := x.model(n.Type, category)

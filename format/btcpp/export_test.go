@@ -148,19 +148,32 @@ func TestExportErrors(t *testing.T) {
 
 func TestExportControlNodes(t *testing.T) {
 	// A program's decorator and control node are declared as such in the
-	// TreeNodesModel, and the file loads back.
-	out, err := btcpp.Export(formattest.ControlDoc())
-	if err != nil {
+	// TreeNodesModel (without a registry, as the nodes suggest), and the
+	// file loads back.
+	reg := arbor.NewRegistry()
+	if err := formattest.RegisterControls(reg); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`<Decorator ID="Flip"`, `<Control ID="FirstOf"`} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("export lacks %s:\n%s", want, out)
+	for _, tc := range []struct {
+		opts btcpp.ExportOptions
+		want []string
+	}{
+		{btcpp.ExportOptions{}, []string{`<Decorator ID="Flip"`, `<Control ID="FirstOf"`, `<Decorator ID="Any"`, `<Action ID="Ready"`}},
+		{btcpp.ExportOptions{Registry: reg}, []string{`<Decorator ID="Flip"`, `<Control ID="FirstOf"`, `<Control ID="Any"`, `<Condition ID="Ready"`}},
+	} {
+		out, err := btcpp.ExportWith(formattest.ControlDoc(), tc.opts)
+		if err != nil {
+			t.Fatal(err)
 		}
+		for _, want := range tc.want {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("export lacks %s:\n%s", want, out)
+			}
+		}
+		d, err := btcpp.LoadWith(out, noIncludes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		formattest.TickControlDoc(t, d)
 	}
-	d, err := btcpp.LoadWith(out, noIncludes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	formattest.TickControlDoc(t, d)
 }

@@ -69,12 +69,12 @@ func ShapeOf(typ string) Shape {
 	return shapes[Canonical(typ)]
 }
 
-// UserShapes returns the shape of each program-registered (not built-in)
-// type of the document's trees that has children, as an exporter must
-// declare it without the registry: a decorator when every node of the type
-// has exactly one child, a composite (control node) otherwise.
-func UserShapes(doc *arbor.Document) map[string]Shape {
-	shapes := map[string]Shape{}
+// UserCategories returns the category of each program type (not built-in)
+// of the document's trees: reg's when it has the type, else what the nodes
+// suggest: an action without children, a decorator when every node of the
+// type has exactly one child, a control node otherwise.
+func UserCategories(doc *arbor.Document, reg *arbor.Registry) map[string]arbor.Category {
+	cats := map[string]arbor.Category{}
 	seen := map[*arbor.Node]bool{}
 	var walk func(n *arbor.Node)
 	walk = func(n *arbor.Node) {
@@ -82,21 +82,51 @@ func UserShapes(doc *arbor.Document) map[string]Shape {
 			return
 		}
 		seen[n] = true
-		if len(n.Children) > 0 && !arbor.IsBuiltin(n.Type) {
-			if s, ok := shapes[n.Type]; len(n.Children) == 1 && (!ok || s == Decorator) {
-				shapes[n.Type] = Decorator
-			} else {
-				shapes[n.Type] = Composite
+		if !arbor.IsBuiltin(n.Type) {
+			c, known := cats[n.Type]
+			switch {
+			case reg != nil && reg.Category(n.Type) != arbor.CategoryNone:
+				c = reg.Category(n.Type)
+			case len(n.Children) == 0:
+				if !known {
+					c = arbor.CategoryAction
+				}
+			case len(n.Children) == 1 && (!known || c != arbor.CategoryControl):
+				c = arbor.CategoryDecorator
+			default:
+				c = arbor.CategoryControl
 			}
+			cats[n.Type] = c
 		}
 		for _, c := range n.Children {
 			walk(c)
 		}
+		walk(n.Guard)
 	}
 	for _, name := range SortedKeys(doc.Trees) {
 		walk(doc.Trees[name])
 	}
-	return shapes
+	return cats
+}
+
+// CategoryOf returns the category of a node type: a program type's from
+// user (UserCategories), a built-in's from its shape.
+func CategoryOf(typ string, user map[string]arbor.Category) arbor.Category {
+	if c, ok := user[typ]; ok {
+		return c
+	}
+	switch ShapeOf(typ) {
+	case Composite:
+		return arbor.CategoryControl
+	case Decorator:
+		return arbor.CategoryDecorator
+	case SubTreeRef:
+		return arbor.CategorySubTree
+	}
+	if IsCondition(typ) {
+		return arbor.CategoryCondition
+	}
+	return arbor.CategoryAction
 }
 
 // IsCondition reports whether a built-in type is a condition leaf.

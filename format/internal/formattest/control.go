@@ -6,15 +6,22 @@ import (
 	"github.com/arborbt/arbor"
 )
 
-// RegisterControls registers two user nodes with children for import
-// tests: the decorator "Flip" (its child's result inverted) and the control
-// node "FirstOf" (its children in order until one succeeds, like a
-// memoryless Selector).
+// RegisterControls registers program node types for import and export
+// tests: the decorator "Flip" (its child's result inverted), the control
+// nodes "FirstOf" and "Any" (their children in order until one succeeds,
+// like a memoryless Selector) and the condition "Ready" (true).
 func RegisterControls(reg *arbor.Registry) error {
-	if err := arbor.RegisterDecorator[flip, struct{}](reg, "Flip"); err != nil {
-		return err
+	for _, err := range []error{
+		arbor.RegisterDecorator[flip, struct{}](reg, "Flip"),
+		arbor.RegisterControl[firstOf, struct{}](reg, "FirstOf"),
+		arbor.RegisterControl[firstOf, struct{}](reg, "Any"),
+		reg.ConditionFunc("Ready", func(*arbor.Ctx) (bool, error) { return true, nil }),
+	} {
+		if err != nil {
+			return err
+		}
 	}
-	return arbor.RegisterControl[firstOf, struct{}](reg, "FirstOf")
+	return nil
 }
 
 type flip struct{}
@@ -41,15 +48,17 @@ func (firstOf) Tick(_ *arbor.Ctx, _ *struct{}, kids arbor.Children) (arbor.Statu
 	return arbor.Failure, nil
 }
 
-// ControlDoc is a document using Flip and FirstOf; its tree succeeds.
+// ControlDoc is a document using the types of RegisterControls (the
+// control node Any with one child only); its tree succeeds.
 func ControlDoc() *arbor.Document {
 	root := arbor.Sequence(arbor.Branch("Flip", arbor.AlwaysFailure()),
-		arbor.Branch("FirstOf", arbor.AlwaysFailure(), arbor.Branch("Flip", arbor.AlwaysFailure())))
+		arbor.Branch("FirstOf", arbor.AlwaysFailure(), arbor.Branch("Flip", arbor.AlwaysFailure())),
+		arbor.Branch("Any", arbor.Leaf("Ready")))
 	return &arbor.Document{Trees: map[string]*arbor.Node{"M": root}}
 }
 
-// TickControlDoc compiles doc with Flip and FirstOf registered and reports
-// an error unless its first tick succeeds.
+// TickControlDoc compiles doc with the types of RegisterControls and
+// reports an error unless its first tick succeeds.
 func TickControlDoc(t testing.TB, doc *arbor.Document) {
 	t.Helper()
 	reg := arbor.NewRegistry()

@@ -218,7 +218,7 @@ func (d *nodeDecoder) node(v *rawdoc.Value, path string, depth int) *Node {
 			n.Guard = d.node(f.Val, path+".guard", depth+1)
 		case "abort":
 			a, ok := AbortNone, false
-			if f.Val.Kind == rawdoc.String {
+			if f.Val.Kind == rawdoc.String && f.Val.Str != "" {
 				a, ok = ParseAbort(f.Val.Str)
 			}
 			if !ok {

@@ -189,6 +189,7 @@ func TestLoadErrors(t *testing.T) {
 		{"bad bool", doc(`<Parallel retryFailed="yes"><A/></Parallel>`), []string{`port "retryFailed": want true or false`}},
 		{"Arbor-only number", doc(`<Cooldown ms="soon"><A/></Cooldown>`), []string{`port "ms": want a number, got "soon"`}},
 		{"bad abort", doc(`<Sequence abort="up"><A/></Sequence>`), []string{"abort must be none, self, lower or both"}},
+		{"repeated attribute", doc("<Sequence>\n<SetBlackboard output_key=\"k\" value=\"1\" value=\"2\"/></Sequence>"), []string{"line 2", `<SetBlackboard>: attribute "value" is given twice`}},
 		{"abort none where aborts are not", doc(`<Inverter abort="none"><A/></Inverter>`), []string{`abort "none" is only allowed on Sequence, SequenceWithMemory and Selector [Inverter`}},
 		{"guard to nowhere", doc(`<A guard="G"/>`), []string{`guard names a missing tree "G"`}},
 		{"guard cycle", doc(`<A guard="G"/>`, `<BehaviorTree ID="G"><Check key="k" op="exists" guard="G"/></BehaviorTree>`), []string{"guard cycle"}},

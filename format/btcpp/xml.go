@@ -87,6 +87,9 @@ func parseXML(data []byte, maxDepth int) (root *element, err error) {
 			if len(stack) == 0 && root != nil {
 				return nil, fmt.Errorf("line %d: a second top-level element <%s> (the document has one <root>)", line, t.Name.Local)
 			}
+			if a := repeatedAttr(t.Attr); a != "" {
+				return nil, fmt.Errorf("line %d: <%s>: attribute %q is given twice (XML allows an attribute once per element)", line, t.Name.Local, a)
+			}
 			if len(stack) >= maxDepth+2 {
 				return nil, fmt.Errorf("line %d: <%s>: nodes nested deeper than %d", line, t.Name.Local, maxDepth)
 			}
@@ -123,4 +126,22 @@ func parseXML(data []byte, maxDepth int) (root *element, err error) {
 		return nil, fmt.Errorf("empty document: no <root> element")
 	}
 	return root, nil
+}
+
+// repeatedAttr returns the name of an attribute given twice, or "".
+func repeatedAttr(attrs []xml.Attr) string {
+	if len(attrs) < 2 {
+		return ""
+	}
+	seen := make(map[xml.Name]bool, len(attrs))
+	for _, a := range attrs {
+		if seen[a.Name] {
+			if a.Name.Space != "" {
+				return a.Name.Space + ":" + a.Name.Local
+			}
+			return a.Name.Local
+		}
+		seen[a.Name] = true
+	}
+	return ""
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // xmlName is what Export writes as an element name; other type names use
-// the explicit form <Action ID="...">.
+// the explicit form <Action ID="..."> (or the category the model has).
 var xmlName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
 
 // reservedElements cannot be node types in the compact form.
@@ -473,6 +473,9 @@ func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor
 		if !xmlName.MatchString(elem) || reservedElements[elem] || strings.HasPrefix(strings.ToLower(elem), "xml") {
 			head = append([]attr{{"ID", n.Type}}, head...)
 			elem = "Action"
+			if m != nil {
+				elem = m.category // as the TreeNodesModel declares it
+			}
 		}
 	}
 	if err != nil {

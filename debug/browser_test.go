@@ -124,6 +124,9 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("force", func(t *testing.T) { checkForce(t, ctx, base) })
 	t.Run("find", func(t *testing.T) { checkFind(t, ctx, base) })
 	t.Run("events name checks", func(t *testing.T) { checkEventLabels(t, ctx, base) })
+	t.Run("slow clicks", func(t *testing.T) { checkSlowClicks(t, ctx, base, mode) })
+	t.Run("narrow window", func(t *testing.T) { checkNarrow(t, ctx, base) })
+	t.Run("stale token", func(t *testing.T) { checkStaleToken(t, ctx, base) })
 	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })
 	t.Run("agent not in the session", func(t *testing.T) { checkMissingAgent(t, ctx, base, s) })
 	t.Run("list refresh", func(t *testing.T) { checkListRefresh(t, ctx, base, s) })
@@ -312,9 +315,10 @@ func checkBreakBanner(t *testing.T, ctx context.Context, base string) {
 	if m := bt.Eval[string](t, ctx, marked); m != "" {
 		t.Errorf("node %s marked as the hit at an earlier tick", m)
 	}
-	// The record of the hit itself, scrubbed to: shown.
+	// The record of the hit itself, scrubbed to: shown. It is the newest
+	// record (the agent is paused there), so the page is live again.
 	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, a.LastBreak.Seq), nil))
-	bt.Wait(t, ctx, "the hit's record", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ') && %s === %q`, a.LastBreak.Seq, banner, hit), 5*time.Second)
+	bt.Wait(t, ctx, "the hit's record", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('live · paused · record %d ') && %s === %q`, a.LastBreak.Seq, banner, hit), 5*time.Second)
 	// Live again, still paused there: shown.
 	bt.Run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
 	bt.Wait(t, ctx, "scrubbed back again", `document.querySelector('#tl-label').textContent.startsWith('history · ') && `+banner+` === ''`, 5*time.Second)

@@ -235,6 +235,9 @@ func statusName(a *arbor.Agent) string {
 }
 
 type sessionInfo struct {
+	// Session is the session's id: a page that sees it change knows the
+	// program restarted, and starts again.
+	Session  string     `json:"session"`
 	Title    string     `json:"title"`
 	Controls bool       `json:"controls"`
 	History  int        `json:"history"`
@@ -263,7 +266,7 @@ type treeInfo struct {
 
 // summaryLocked counts agents per tree and status.
 func (s *Session) summaryLocked() sessionInfo {
-	info := sessionInfo{Title: s.opts.Title, Controls: s.opts.Controls, History: s.opts.History, MaxRate: s.opts.MaxRate,
+	info := sessionInfo{Session: s.id, Title: s.opts.Title, Controls: s.opts.Controls, History: s.opts.History, MaxRate: s.opts.MaxRate,
 		Links: s.opts.Links, Tick: s.tick, Now: durMs(s.now), Rate: s.rate, Agents: s.m.Len(), Watched: []int{},
 		BreakEvents: breakEvents}
 	if info.Links == nil {

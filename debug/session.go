@@ -67,6 +67,7 @@ var ErrNoAgent = errors.New("no such agent")
 type Session struct {
 	opts  Options
 	token string
+	id    string // tells this session from an earlier one on the same address
 	log   *slog.Logger
 
 	mu       sync.Mutex // held while ticking and while the debugger touches agents
@@ -125,19 +126,21 @@ func NewSession(m *arbor.Manager, opts Options) *Session {
 	}
 	s.token = opts.Token
 	if opts.Controls && s.token == "" {
-		s.token = newToken()
+		s.token = newToken(16)
 	}
+	s.id = newToken(8)
 	return s
 }
 
-func newToken() string {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
+// newToken returns n random bytes in hex.
+func newToken(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
 		// crypto/rand does not fail on supported platforms; a time-based
 		// token is still unguessable enough for a local debugger.
 		return fmt.Sprintf("%x", time.Now().UnixNano())
 	}
-	return hex.EncodeToString(b[:])
+	return hex.EncodeToString(b)
 }
 
 // Manager returns the session's manager. Use it from the goroutine that

@@ -94,12 +94,23 @@
   }
 
   // send makes a control request (it carries the token).
-  function send(method, path, body) {
-    return api(path, {
-      method,
-      headers: { 'Content-Type': 'application/json', 'X-Arbor-Token': S.token },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  // A refused token (a stale one, after the program restarted) is
+  // forgotten, and the field to enter it shows again.
+  async function send(method, path, body) {
+    try {
+      return await api(path, {
+        method,
+        headers: { 'Content-Type': 'application/json', 'X-Arbor-Token': S.token },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      if (err.status === 401) {
+        S.token = '';
+        try { sessionStorage.removeItem('arbor-token'); } catch (_) { /* private mode */ }
+        $('#token').hidden = !canControl();
+      }
+      throw err;
+    }
   }
 
   function post(path, body) {
@@ -143,6 +154,7 @@
     const tok = p.get('token');
     if (tok) {
       S.token = tok;
+      S.tokenFromHash = true;
       try { sessionStorage.setItem('arbor-token', tok); } catch (_) { /* private mode */ }
       p.delete('token');
       history.replaceState(null, '', location.pathname + location.search + (p.toString() ? '#' + p : ''));
@@ -162,6 +174,12 @@
   // --- session header ---------------------------------------------------
 
   function renderSummary(sum) {
+    if (sum.session && S.session && S.session.session && sum.session !== S.session.session) {
+      // The program restarted on this address: what the page holds
+      // (history, revisions, token) belongs to the one before.
+      location.reload();
+      return;
+    }
     S.session = Object.assign(S.session || {}, sum);
     const rate = sum.ticksPerSecond ? ' · ' + sum.ticksPerSecond.toFixed(1) + ' ticks/s' : '';
     $('#clock').textContent = 'tick ' + sum.tick + ' · t=' + fmtMs(sum.nowMs) + rate + ' · ' + sum.agents + ' agents';
@@ -360,14 +378,31 @@
     setFollow(false);
     selectNode(id);
     const svg = $('#tree');
-    const W = svg.clientWidth || 800;
-    const H = svg.clientHeight || 500;
+    const [W, H] = sizeOf(svg, 800, 500);
     const n = S.tree.nodes[id];
     const k = Math.max(S.view.k, 0.85);
     panTo({ k, x: W / 2 - n.x * k, y: H / 2 - (n.y + 20) * k }, true);
   }
 
   // paint colours the nodes from a status string (a letter per node).
+  // sizeOf returns an element's client width and height (or the defaults
+  // when it has none), as a ResizeObserver keeps them: reading clientWidth
+  // right after paint changed the tree's classes would make the browser
+  // lay the page out again on every update.
+  const sizes = new Map();
+  const sizeObserver = new ResizeObserver((entries) => {
+    for (const e of entries) sizes.set(e.target, [e.target.clientWidth, e.target.clientHeight]);
+  });
+  function sizeOf(el, dw, dh) {
+    let z = sizes.get(el);
+    if (!z) {
+      z = [el.clientWidth, el.clientHeight];
+      sizes.set(el, z);
+      sizeObserver.observe(el);
+    }
+    return [z[0] || dw || 0, z[1] || dh || 0];
+  }
+
   function paint(letters) {
     const t = S.tree;
     if (!t || !letters) return;
@@ -386,9 +421,11 @@
       if (i === S.breakNode) cls += ' breakhit';
       if (found.has(i)) cls += ' match';
       if (errs.has(i)) cls += ' errored';
-      g.setAttribute('class', cls);
-      g.setAttribute('data-status', st);
-      g.setAttribute('data-visited', visited ? '1' : '0');
+      // Only what changed is written: an unchanged attribute would still
+      // make the browser restyle the node.
+      if (g.getAttribute('class') !== cls) g.setAttribute('class', cls);
+      if (g.getAttribute('data-status') !== st) g.setAttribute('data-status', st);
+      if (g.getAttribute('data-visited') !== (visited ? '1' : '0')) g.setAttribute('data-visited', visited ? '1' : '0');
       const e = S.edgeEls[i];
       if (e) e.classList.toggle('hot', st === 'running' && visited);
     }
@@ -409,8 +446,7 @@
   // about the centre) keep it in view.
   function fitView() {
     const svg = $('#tree');
-    const W = svg.clientWidth || 800;
-    const H = svg.clientHeight || 500;
+    const [W, H] = sizeOf(svg, 800, 500);
     const t = S.tree;
     const k = Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
     return { k, x: (W - t.width * k) / 2, y: Math.max(8, (H - 30 - t.height * k) / 2) };
@@ -427,8 +463,7 @@
   // root). Null without a tree.
   function focusView(id) {
     const svg = $('#tree');
-    const W = svg.clientWidth || 800;
-    const H = svg.clientHeight || 500;
+    const [W, H] = sizeOf(svg, 800, 500);
     const t = S.tree;
     if (!t || !t.nodes.length) return null;
     const fitK = Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
@@ -480,8 +515,7 @@
   // margin (and above the legend's band at the bottom).
   function inView(id, v) {
     const svg = $('#tree');
-    const W = svg.clientWidth || 800;
-    const H = svg.clientHeight || 500;
+    const [W, H] = sizeOf(svg, 800, 500);
     const n = S.tree.nodes[id];
     const m = Math.min(24, W / 10);
     const x0 = v.x + (n.x - n.w / 2) * v.k;
@@ -540,7 +574,7 @@
 
   function zoomAt(px, py, f) {
     const v = S.view;
-    const k = Math.min(6, Math.max(0.05, v.k * f));
+    const k = Math.min(6, Math.max(Math.min(0.05, S.tree ? fitView().k : 0.05), v.k * f));
     f = k / v.k;
     v.x = px - (px - v.x) * f;
     v.y = py - (py - v.y) * f;
@@ -932,7 +966,7 @@
       const known = t && e.node >= 0 && e.node < t.nodes.length;
       const li = h('li', { 'data-node': e.node });
       li.append(h('span', { class: 'muted', text: 't=' + fmtMs(e.nowMs) + ' · tick ' + e.tick + ' ', title: e.at }));
-      li.append(h('span', known ? { class: 'err-node', text: label(e.node), title: e.path + ' (' + e.type + '): show the node',
+      li.append(h('span', known ? { class: 'err-node', text: fullLabel(e.node), title: e.path + ' (' + e.type + '): show the node',
         onclick: () => { selectNode(e.node); focus(e.node, true); } }
         : { class: 'err-node gone', text: e.path, title: e.type + ' (not in the tree shown)' }));
       li.append(h('div', { class: 'err-msg', text: e.message }));
@@ -1211,7 +1245,7 @@
     renderHit(false);
     paint(v.nodes);
     renderRunning(v.running || []);
-    if (v.live) followActive(v, false);
+    followActive(v, false);
     renderBB(v);
     if (S.tab === 'events') renderEvents();
     if (S.tab === 'node') renderNode();
@@ -1232,6 +1266,9 @@
 
   function renderRunning(paths) {
     const ol = $('#running-list');
+    const key = JSON.stringify(paths) + ':' + S.treeId;
+    if (ol.dataset.shown === key) return; // unchanged: nothing to redraw
+    ol.dataset.shown = key;
     if (!paths.length) {
       ol.replaceChildren(h('li', { class: 'muted none', text: 'nothing running' }));
       return;
@@ -1240,23 +1277,47 @@
       const li = h('li', {});
       p.forEach((id, k) => {
         if (k) li.append(h('span', { class: 'sep', text: '›' }));
-        li.append(h('span', { class: 'crumb' + (k === p.length - 1 ? ' leaf' : ''), text: label(id), onclick: () => selectNode(id) }));
+        li.append(h('span', { class: 'crumb' + (k === p.length - 1 ? ' leaf' : ''), text: label(id), 'data-node': id }));
       });
       return li;
     }));
   }
 
+  // setupNodeLists: the lists redrawn on updates (running paths, events,
+  // statistics) select a node when the pointer is pressed on it, not on
+  // click: the element pressed may be redrawn before the release, and the
+  // browser would drop the click.
+  function setupNodeLists() {
+    for (const sel of ['#running-list', '#events-list', '#stats-table tbody']) {
+      $(sel).addEventListener('pointerdown', (e) => {
+        const el = e.button === 0 && e.target.closest('[data-node]');
+        if (el) selectNode(Number(el.dataset.node));
+      });
+    }
+  }
+
   // --- blackboard --------------------------------------------------------
 
+  // setText sets an element's text (and title) when they change: a value
+  // that stays can be selected and copied while the agent runs.
+  function setText(el, text, title) {
+    if (el.textContent !== text) el.textContent = text;
+    if (title != null && el.title !== title) el.title = title;
+  }
+
+  // renderBB shows the blackboard. Rows are kept by key and updated in
+  // place.
   function renderBB(v) {
     const now = v.nowMs;
     const fill = (sel, rows, scope) => {
       const tb = $(sel + ' tbody');
       if (!rows || !rows.length) {
-        tb.replaceChildren(h('tr', {}, h('td', { colspan: 4, class: 'muted', text: 'empty' })));
+        if (!tb.querySelector('td.empty')) tb.replaceChildren(h('tr', {}, h('td', { colspan: 4, class: 'muted empty', text: 'empty' })));
         return;
       }
-      tb.replaceChildren(...rows.map((e) => {
+      const old = new Map();
+      for (const tr of tb.children) if (tr.dataset.key != null) old.set(tr.dataset.key, tr);
+      const out = rows.map((e) => {
         const id = scope + e.key;
         const changed = S.prevBB.has(id) && S.prevBB.get(id) !== e.text;
         S.prevBB.set(id, e.text);
@@ -1266,9 +1327,19 @@
           exp = left >= 0 ? 'in ' + fmtMs(left) : 'expired';
         }
         const shown = typeof e.value === 'number' ? fmtNum(e.value) : e.text;
-        return h('tr', { class: changed ? 'changed' : '', 'data-key': e.key },
-          h('td', { text: e.key, title: e.key }), h('td', { class: 'muted', text: e.type, title: e.type }), h('td', { class: 'v', text: shown, title: e.text }), h('td', { class: 'muted', text: exp }));
-      }));
+        let tr = old.get(e.key);
+        if (!tr) {
+          tr = h('tr', { 'data-key': e.key }, h('td', { text: e.key, title: e.key }), h('td', { class: 'muted' }),
+            h('td', { class: 'v' }), h('td', { class: 'muted' }));
+        }
+        const [, type, value, expires] = tr.children;
+        setText(type, e.type, e.type);
+        setText(value, shown, e.text);
+        setText(expires, exp);
+        tr.classList.toggle('changed', changed);
+        return tr;
+      });
+      if (out.length !== tb.children.length || out.some((tr, i) => tb.children[i] !== tr)) tb.replaceChildren(...out);
     };
     fill('#bb-agent', v.agentScope, 'a:');
     fill('#bb-global', v.globalScope, 'g:');
@@ -1373,8 +1444,8 @@
       const pad = key === 'id' ? '\u00a0\u00a0'.repeat(S.depth[i] || 0) : '';
       const ms = r[7] / 1000;
       const avg = r[0] ? r[7] / r[0] : null;
-      return h('tr', { class: i === S.selected ? 'sel' : '', onclick: () => selectNode(i) },
-        h('td', { text: pad + label(i), title: fullLabel(i) }), count(r[0], 'ticks'), count(r[1], 'successes'), count(r[2], 'failures'),
+      return h('tr', { class: i === S.selected ? 'sel' : '', 'data-node': i },
+        h('td', { text: pad + fullLabel(i), title: fullLabel(i) }), count(r[0], 'ticks'), count(r[1], 'successes'), count(r[2], 'failures'),
         count(r[5], 'halts'), h('td', { text: fmtAmount(ms), title: grouped(ms, 2) + ' ms in its ticks' }),
         h('td', { text: avg == null ? '' : fmtAmount(avg), title: avg == null ? '' : grouped(avg, 1) + ' µs per tick' }));
     }));
@@ -1388,7 +1459,7 @@
       return;
     }
     ol.replaceChildren(...v.events.map((e) => {
-      const li = h('li', { onclick: () => selectNode(e.node) });
+      const li = h('li', { 'data-node': e.node });
       li.append(h('span', { class: 'muted', text: '+' + e.atUs.toFixed(1) + 'µs ' }));
       li.append(h('span', { class: 'k-' + e.kind, text: e.kind + ' ' }));
       li.append(document.createTextNode(fullLabel(e.node)));
@@ -1426,7 +1497,7 @@
 
   function drawStrip() {
     const c = $('#tl-strip');
-    const W = c.clientWidth;
+    const W = sizeOf(c)[0];
     if (!W) return;
     if (c.width !== W) c.width = W;
     const H = c.height;
@@ -1435,7 +1506,7 @@
     const tl = S.timeline;
     if (!tl.length) return;
     const bw = W / Math.max(historyLen(), tl.length);
-    const colour = { r: '#f0a020', s: '#2ea86b', f: '#e0483e' };
+    const colour = { r: '#f0a020', s: '#1c7f50', f: '#d13f35' };
     let maxEv = 1;
     for (const t of tl) maxEv = Math.max(maxEv, t[4]);
     tl.forEach((t, i) => {
@@ -1460,7 +1531,9 @@
     const first = tl.length ? tl[0][0] : (S.latest && S.latest.first) || 0;
     const last = tl.length ? tl[tl.length - 1][0] : (S.latest && S.latest.seq) || 0;
     r.min = first;
-    r.max = Math.max(first, last);
+    // On the strip's scale: a history not yet full leaves room on the
+    // right (scrubTo keeps to the records there are).
+    r.max = Math.max(first, last, first + historyLen() - 1);
     r.value = seq;
   }
 
@@ -1480,7 +1553,11 @@
       show(S.rec.data.ticks[seq - S.latest.first]);
       return;
     }
-    if (seq === S.latest.seq && S.live) return;
+    if (seq >= S.latest.seq) {
+      // The newest record is the live view.
+      if (!S.live) setLive(true);
+      return;
+    }
     setLive(false);
     S.scrubSeq = seq;
     fetchRecord(seq, 50);
@@ -1827,6 +1904,14 @@
     try {
       const sess = await api('api/session');
       S.session = sess;
+      try {
+        // A token kept from another run of the program is not this one's.
+        if (sessionStorage.getItem('arbor-session') !== sess.session && !S.tokenFromHash) {
+          S.token = '';
+          sessionStorage.removeItem('arbor-token');
+        }
+        sessionStorage.setItem('arbor-session', sess.session);
+      } catch (_) { /* private mode */ }
       document.title = sess.title;
       $('#title').textContent = sess.title;
       $('#links').replaceChildren(...sess.links.map((l) => h('a', { href: l.url, text: l.name })));
@@ -1844,6 +1929,7 @@
     $('#agent-errors').onclick = () => setTab('errors');
     for (const th of document.querySelectorAll('#stats-table th[data-sort]')) th.onclick = () => { S.statsSort = th.dataset.sort; renderStats(); };
     setupPanZoom();
+    setupNodeLists();
     setupTimeline();
     setupControls();
     if (S.session && S.session.recording) {
@@ -1861,6 +1947,11 @@
     setInterval(() => { if (!document.hidden && !S.rec) loadAgents(); }, 1500);
     if (want != null) openAgent(want);
     else if (!S.rec) connect();
+    // A page left (or kept in the back-forward cache) closes its stream:
+    // a browser has 6 connections to a server, and streams left open
+    // would stall the requests of the debugger's other pages.
+    window.addEventListener('pagehide', () => { if (S.es) S.es.close(); });
+    window.addEventListener('pageshow', (e) => { if (e.persisted && !S.rec) connect(S.agentId == null); });
     window.addEventListener('hashchange', () => {
       const id = readHash();
       if (id != null && id !== S.agentId && !S.rec) openAgent(id);

@@ -201,8 +201,11 @@ func TestBrowserDemo(t *testing.T) {
 	}
 
 	// The timeline scrubs back: the tree shows the recorded tick.
-	bt.Wait(t, ctx, "history", `(() => { const r = document.querySelector('#tl-range'); return Number(r.max) - Number(r.min) >= 30; })()`, 20*time.Second)
-	seq := bt.Eval[float64](t, ctx, `(() => { const r = document.querySelector('#tl-range'); r.value = Number(r.max) - 25; r.dispatchEvent(new Event('input')); return Number(r.value); })()`)
+	// (The slider spans the history's capacity; the label names the newest
+	// record.)
+	const newest = `Number((/record (\d+)/.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1])`
+	bt.Wait(t, ctx, "history", `(() => { const r = document.querySelector('#tl-range'); return `+newest+` - Number(r.min) >= 30; })()`, 20*time.Second)
+	seq := bt.Eval[float64](t, ctx, `(() => { const r = document.querySelector('#tl-range'); r.value = `+newest+` - 25; r.dispatchEvent(new Event('input')); return Number(r.value); })()`)
 	bt.Wait(t, ctx, "scrubbed label", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ')`, int(seq)), 10*time.Second)
 	if bt.Eval[bool](t, ctx, `document.querySelector('#btn-live').classList.contains('on')`) {
 		t.Error("still live after scrubbing")

@@ -1,0 +1,143 @@
+package debug
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/arborbt/arbor"
+	bt "github.com/arborbt/arbor/internal/browsertest"
+)
+
+// slowClick presses the mouse on the element sel finds and releases it
+// after 150 ms, as a person clicks, while the page goes on updating.
+func slowClick(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	var at []float64
+	bt.Run(t, ctx, chromedp.Evaluate(`(() => { const r = document.querySelector(`+quoteJS(sel)+`).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &at))
+	bt.Run(t, ctx,
+		input.DispatchMouseEvent(input.MouseMoved, at[0], at[1]),
+		input.DispatchMouseEvent(input.MousePressed, at[0], at[1]).WithButton(input.Left).WithClickCount(1),
+		chromedp.Sleep(150*time.Millisecond),
+		input.DispatchMouseEvent(input.MouseReleased, at[0], at[1]).WithButton(input.Left).WithClickCount(1))
+}
+
+func quoteJS(s string) string {
+	b := []byte{'\''}
+	for _, c := range []byte(s) {
+		if c == '\'' || c == '\\' {
+			b = append(b, '\\')
+		}
+		b = append(b, c)
+	}
+	return string(append(b, '\''))
+}
+
+// checkSlowClicks: a node picked in a list that is redrawn on every update
+// (running now, statistics) is selected also when the click takes a
+// person's time; a blackboard row that keeps its value is not redrawn (its
+// text can be selected and copied).
+func checkSlowClicks(t *testing.T, ctx context.Context, base string, mode *atomic.Int32) {
+	mode.Store(modePatrol)
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=0"))
+	bt.Wait(t, ctx, "running crumbs", `document.querySelectorAll('#running-list .crumb').length > 0 &&
+		document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+	// The leaf may change between the press and the check: the page
+	// notes what was pressed.
+	bt.Run(t, ctx, chromedp.Evaluate(`document.addEventListener('pointerdown', (e) => { window.pressed = e.target.textContent; }, true)`, nil))
+	slowClick(t, ctx, "#running-list .crumb")
+	bt.Wait(t, ctx, "the running root selected", `!document.querySelector('#tab-node').hidden && !!window.pressed &&
+		(document.querySelector('#node-info dd') || {}).textContent === window.pressed`, 5*time.Second)
+
+	bt.Run(t, ctx, chromedp.Click(`.tabs button[data-tab="stats"]`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "stats rows", `document.querySelectorAll('#stats-table tbody tr').length > 3`, 5*time.Second)
+	slowClick(t, ctx, "#stats-table tbody tr:nth-child(3) td")
+	bt.Wait(t, ctx, "a stats row selected", `!document.querySelector('#tab-node').hidden`, 5*time.Second)
+
+	bt.Run(t, ctx, chromedp.Click(`.tabs button[data-tab="bb"]`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "hp on the blackboard", `!!document.querySelector('#bb-agent tr[data-key="hp"]')`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#bb-agent tr[data-key="hp"]').dataset.kept = 'yes'`, nil), chromedp.Sleep(600*time.Millisecond))
+	if kept := bt.Eval[bool](t, ctx, `(document.querySelector('#bb-agent tr[data-key="hp"]') || {dataset: {}}).dataset.kept === 'yes'`); !kept {
+		t.Error("the row of an unchanged blackboard value was redrawn")
+	}
+}
+
+// checkNarrow: at 800 px the page does not scroll sideways and the buttons
+// above the tree do not lie on one another.
+func checkNarrow(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.EmulateViewport(800, 600))
+	defer bt.Run(t, ctx, chromedp.EmulateViewport(1024, 768))
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1"))
+	bt.Wait(t, ctx, "agent 1", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ')`, 10*time.Second)
+	problems := bt.Eval[string](t, ctx, `(() => {
+		const out = [];
+		if (document.documentElement.scrollWidth > innerWidth) out.push('the page is ' + document.documentElement.scrollWidth + 'px wide');
+		const els = Array.from(document.querySelectorAll('#agent-bar button, #agent-bar .button, #agent-bar .pill')).filter((b) => b.offsetParent);
+		for (const a of els) for (const b of els) {
+			if (a === b || a.contains(b) || b.contains(a)) continue;
+			const r = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+			if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1) out.push('"' + a.textContent + '" over "' + b.textContent + '"');
+		}
+		return out.join('; ');
+	})()`)
+	if problems != "" {
+		bt.Screenshot(t, ctx, "narrow-800.png", artifacts)
+		t.Errorf("at 800 px: %s", problems)
+	}
+}
+
+// checkStaleToken: a control refused for its token brings the token field
+// back, where the right one can be entered.
+func checkStaleToken(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1&token=stale"))
+	bt.Wait(t, ctx, "controls, token field hidden", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
+		!document.querySelector('#controls').hidden && document.querySelector('#token').hidden`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-pause", chromedp.ByID))
+	bt.Wait(t, ctx, "token field shown", `!document.querySelector('#token').hidden && !document.querySelector('#notice').hidden`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.SendKeys("#token", browserToken+"\n", chromedp.ByID), chromedp.Click("#btn-pause", chromedp.ByID))
+	bt.Wait(t, ctx, "paused with the right token", `document.querySelector('#agent-status').textContent === 'paused'`, 5*time.Second)
+	control(t, base, "POST", "/api/agents/1/resume", "{}")
+}
+
+// TestBrowserProgramRestart: when the program behind the page restarts on
+// the same address, the page starts again with the new session (its
+// history, revisions and token were the old one's).
+func TestBrowserProgramRestart(t *testing.T) {
+	ctx := bt.Start(t, 1024, 768)
+	var current atomic.Pointer[http.Handler]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*current.Load()).ServeHTTP(w, r) }))
+	defer func() {
+		// The page's stream would hold Close up: the page goes first.
+		bt.Run(t, ctx, chromedp.Navigate("about:blank"))
+		srv.Close()
+	}()
+	sessionOf := func() *Session {
+		sentry, _ := testTrees(t)
+		m := arbor.NewManager(arbor.WithWorkers(1))
+		t.Cleanup(m.Close)
+		m.Add(sentry)
+		return NewSession(m, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	}
+	first, second := sessionOf(), sessionOf()
+	h := first.Handler()
+	current.Store(&h)
+	tctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go bt.TickEvery(tctx, 50*time.Millisecond, func(now time.Duration) { first.Tick(now); second.Tick(now) })
+
+	bt.Run(t, ctx, chromedp.Navigate(srv.URL+"/#agent=0"))
+	bt.Wait(t, ctx, "agent 0 live", `document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(`window.beforeRestart = true`, nil))
+	h2 := second.Handler()
+	current.Store(&h2)
+	srv.CloseClientConnections()
+	bt.Wait(t, ctx, "the page started again", `window.beforeRestart === undefined && !!document.querySelector('#tl-label')?.textContent.startsWith('live · record')`, 20*time.Second)
+}

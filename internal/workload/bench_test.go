@@ -12,6 +12,11 @@ func benchArbor(b *testing.B, name string, workers int) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	benchTree(b, tree, workers)
+}
+
+// benchTree ticks 10,000 agents of tree, each sensing as the workloads do.
+func benchTree(b *testing.B, tree *arbor.Tree, workers int) {
 	const n = 10_000
 	w := NewArbor(tree, n, workers)
 	defer w.Manager.Close()
@@ -72,12 +77,5 @@ func BenchmarkChecksOnly(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	const n = 10_000
-	w := NewArbor(tree, n, 1)
-	defer w.Manager.Close()
-	w.Tick(1, 10, 50*time.Millisecond)
-	b.ReportAllocs()
-	b.ResetTimer()
-	w.Tick(11, b.N, 50*time.Millisecond)
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/agent-tick")
+	benchTree(b, tree, 1)
 }

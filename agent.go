@@ -38,7 +38,6 @@ type Agent struct {
 	npend   uint8  // operations waiting in pending
 	pending uint32 // waiting operations, 4 bits each, oldest first
 	node    int32  // the user node being run (Ctx.Node)
-	ctl     int32  // 1 + the user control whose Tick runs (Children), 0 when none
 	ctx     Ctx
 	owner   any
 	// Cold fields.
@@ -56,6 +55,9 @@ type agentCold struct {
 	// nested: wall time of the user ticks run inside the current user
 	// tick (a user control's children), which is not the control's own.
 	nested time.Duration
+	// ctl is 1 + the user control whose Tick runs (Children work only
+	// then), 0 when none.
+	ctl int32
 	// Forced nodes (force.go): the status per node (Invalid: not forced),
 	// nil when none is; nopTracer: a.tracer is ignoreEvents, set for them.
 	forced    []Status

@@ -87,7 +87,7 @@ func (k Children) valid(op string) bool {
 	switch {
 	case a == nil || a.tree != k.tree:
 		return false
-	case a.ctl != k.self+1 || a.node != k.self:
+	case a.cold == nil || a.cold.ctl != k.self+1 || a.node != k.self:
 		a.report(k.self, fmt.Errorf("children used outside the node's Tick (Children.%s)", op))
 		return false
 	}

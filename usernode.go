@@ -605,10 +605,11 @@ func (a *Agent) action(i int32, n *node, starting bool) Status {
 		s = a.runTick(i, n)
 	} else {
 		// A user control: its Children work only in this call.
-		outer := a.ctl
-		a.ctl = i + 1
+		c := a.coldPart()
+		outer := c.ctl
+		c.ctl = i + 1
 		s = a.runTick(i, n)
-		a.ctl = outer
+		c.ctl = outer
 	}
 	if s != Running {
 		if len(n.kids) > 0 {

@@ -127,6 +127,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("slow clicks", func(t *testing.T) { checkSlowClicks(t, ctx, base, mode) })
 	t.Run("narrow window", func(t *testing.T) { checkNarrow(t, ctx, base) })
 	t.Run("stale token", func(t *testing.T) { checkStaleToken(t, ctx, base) })
+	t.Run("keys", func(t *testing.T) { checkKeys(t, ctx, base) })
 	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })
 	t.Run("agent not in the session", func(t *testing.T) { checkMissingAgent(t, ctx, base, s) })
 	t.Run("list refresh", func(t *testing.T) { checkListRefresh(t, ctx, base, s) })

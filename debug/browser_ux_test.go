@@ -12,6 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/arborbt/arbor"
 	bt "github.com/arborbt/arbor/internal/browsertest"
@@ -140,4 +141,25 @@ func TestBrowserProgramRestart(t *testing.T) {
 	current.Store(&h2)
 	srv.CloseClientConnections()
 	bt.Wait(t, ctx, "the page started again", `window.beforeRestart === undefined && !!document.querySelector('#tl-label')?.textContent.startsWith('live · record')`, 20*time.Second)
+}
+
+// checkKeys: ← and → go through the history, End goes live, Space pauses
+// and resumes, S steps.
+func checkKeys(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1&token="+browserToken))
+	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
+		Number((/^live · record (\d+) /.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 3`, 10*time.Second)
+	label := `document.querySelector('#tl-label').textContent`
+	status := `document.querySelector('#agent-status').textContent`
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
+	bt.Wait(t, ctx, "← : history", label+`.startsWith('history · record')`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.End))
+	bt.Wait(t, ctx, "End: live", label+`.startsWith('live · record')`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.KeyEvent(" "))
+	bt.Wait(t, ctx, "Space: paused", status+` === 'paused'`, 5*time.Second)
+	rec := bt.Eval[string](t, ctx, `(/record (\d+)/.exec(`+label+`) || [])[1]`)
+	bt.Run(t, ctx, chromedp.KeyEvent("s"))
+	bt.Wait(t, ctx, "S: one more tick, paused", status+` === 'paused' && (/record (\d+)/.exec(`+label+`) || [])[1] === String(`+rec+` + 1)`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.KeyEvent(" "))
+	bt.Wait(t, ctx, "Space: running again", status+` !== 'paused'`, 5*time.Second)
 }

@@ -1603,7 +1603,34 @@
     }, delay);
   }
 
+  // Keys, anywhere but in a field or on a button: ← and → go through the
+  // history a tick at a time, End goes live; with controls, Space pauses
+  // or resumes the agent and S steps it.
+  function setupKeys() {
+    document.addEventListener('keydown', (e) => {
+      const el = document.activeElement;
+      if (e.ctrlKey || e.metaKey || e.altKey || $('#agent-view').hidden || !S.latest ||
+        (el && (el.closest('input, textarea, select, button, a') || el.isContentEditable))) return;
+      switch (e.key) {
+        case 'ArrowLeft': scrubTo(shownSeq() - 1); break;
+        case 'ArrowRight': scrubTo(shownSeq() + 1); break;
+        case 'End': setLive(true); break;
+        case ' ':
+          if (!canControl()) return;
+          control(S.agent && S.agent.paused ? 'resume' : 'pause');
+          break;
+        case 's':
+          if (!canControl()) return;
+          control('step');
+          break;
+        default: return;
+      }
+      e.preventDefault();
+    });
+  }
+
   function setupTimeline() {
+    setupKeys();
     $('#tl-range').addEventListener('input', (e) => scrubTo(Number(e.target.value)));
     const errList = $('#errors-list');
     errList.onmouseenter = () => { S.errHover = true; };

@@ -484,7 +484,7 @@ func (l *loader) node(e *element, path string, depth int) *arbor.Node {
 	}
 	for i, k := range e.kids {
 		step := fmt.Sprintf(".children[%d]", i)
-		if len(e.kids) == 1 && conv.ShapeOf(parent.Type) == conv.Decorator {
+		if len(e.kids) == 1 && (conv.ShapeOf(parent.Type) == conv.Decorator || l.userDecorator(id, category)) {
 			step = ".child"
 			parent.SingleChild = true
 		}
@@ -649,6 +649,16 @@ func relativeThresholds(n *arbor.Node, children int) {
 			n.Params[p] = float64(max(children+int(f)+1, 0))
 		}
 	}
+}
+
+// userDecorator reports whether a program type is written or declared a
+// Decorator (its child's path is then spelled .child).
+func (l *loader) userDecorator(id, category string) bool {
+	if category == "Decorator" {
+		return true
+	}
+	m := l.models[id]
+	return m != nil && m.category == "Decorator"
 }
 
 // custom converts the ports of a program-registered node type, checking

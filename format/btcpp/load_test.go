@@ -360,4 +360,18 @@ func TestCustomControlAndDecorator(t *testing.T) {
 	if got := formattest.Shape(d.Trees["M"]); got != "Sequence(Flip(Failure) FirstOf(Failure Flip(Failure)))" {
 		t.Errorf("shape %s", got)
 	}
+
+	// A decorator's child is spelled .child in paths, as in the other
+	// formats.
+	d, err = btcpp.LoadWith([]byte(doc(`<Flip><Nope/></Flip>`, `<TreeNodesModel><Decorator ID="Flip"/></TreeNodesModel>`)), noIncludes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := arbor.NewRegistry()
+	if err := formattest.RegisterControls(reg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := arbor.Compile(d, reg); err == nil || !strings.Contains(err.Error(), `trees.M.child: unknown node type "Nope"`) {
+		t.Errorf("error %v, want it at trees.M.child", err)
+	}
 }

@@ -184,15 +184,8 @@ func registerParentFactory[M any](r *Registry, name string, k kind, params []str
 	o := applyOptions(opts)
 	return r.add(&nodeType{name: name, kind: k, shape: shapeOfKind(k), params: params, anyParams: o.anyParams,
 		user: func(pr *paramReader) userNode {
-			for _, p := range params {
-				pr.get(p)
-			}
-			ctl, err := callFactory(build, pr.params)
-			if err == nil {
-				err = callbackMismatch[M](reflect.TypeOf(ctl))
-			}
-			if err != nil {
-				pr.errf("", "%v", err)
+			ctl, ok := fromFactory(pr, params, build, func(c Control[M]) error { return callbackMismatch[M](reflect.TypeOf(c)) })
+			if !ok {
 				return nil
 			}
 			return newUserNode[M](controlAction[M]{ctl}, ctl, o.keepMemory)

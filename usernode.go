@@ -204,19 +204,30 @@ func RegisterActionFactory[M any](r *Registry, name string, params []string, bui
 	o := applyOptions(opts)
 	return r.add(&nodeType{name: name, kind: kAction, shape: shapeLeaf, params: params, anyParams: o.anyParams,
 		user: func(pr *paramReader) userNode {
-			for _, p := range params {
-				pr.get(p)
-			}
-			act, err := callFactory(build, pr.params)
-			if err == nil {
-				err = callbackMismatch[M](reflect.TypeOf(act))
-			}
-			if err != nil {
-				pr.errf("", "%v", err)
+			act, ok := fromFactory(pr, params, build, func(a Action[M]) error { return callbackMismatch[M](reflect.TypeOf(a)) })
+			if !ok {
 				return nil
 			}
 			return newActionNode[M](act, o.keepMemory)
 		}})
+}
+
+// fromFactory builds a factory-registered node's value from the node's
+// parameters (params are its declared ones) and checks it: a failure is a
+// load error of the node.
+func fromFactory[T any](pr *paramReader, params []string, build func(map[string]any) (T, error), check func(T) error) (T, bool) {
+	for _, p := range params {
+		pr.get(p)
+	}
+	v, err := callFactory(build, pr.params)
+	if err == nil && check != nil {
+		err = check(v)
+	}
+	if err != nil {
+		pr.errf("", "%v", err)
+		return v, false
+	}
+	return v, true
 }
 
 // callFactory runs a user node factory for one node: a panic in it is an
@@ -242,12 +253,8 @@ func RegisterConditionFactory(r *Registry, name string, params []string, build f
 	o := applyOptions(opts)
 	return r.add(&nodeType{name: name, kind: kCondition, shape: shapeLeaf, params: params, anyParams: o.anyParams,
 		user: func(pr *paramReader) userNode {
-			for _, p := range params {
-				pr.get(p)
-			}
-			c, err := callFactory(build, pr.params)
-			if err != nil {
-				pr.errf("", "%v", err)
+			c, ok := fromFactory(pr, params, build, nil)
+			if !ok {
 				return nil
 			}
 			return conditionNode{c}

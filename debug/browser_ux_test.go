@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,23 +24,12 @@ import (
 func slowClick(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
 	var at []float64
-	bt.Run(t, ctx, chromedp.Evaluate(`(() => { const r = document.querySelector(`+quoteJS(sel)+`).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &at))
+	bt.Run(t, ctx, chromedp.Evaluate(`(() => { const r = document.querySelector(`+strconv.Quote(sel)+`).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &at))
 	bt.Run(t, ctx,
 		input.DispatchMouseEvent(input.MouseMoved, at[0], at[1]),
 		input.DispatchMouseEvent(input.MousePressed, at[0], at[1]).WithButton(input.Left).WithClickCount(1),
 		chromedp.Sleep(150*time.Millisecond),
 		input.DispatchMouseEvent(input.MouseReleased, at[0], at[1]).WithButton(input.Left).WithClickCount(1))
-}
-
-func quoteJS(s string) string {
-	b := []byte{'\''}
-	for _, c := range []byte(s) {
-		if c == '\'' || c == '\\' {
-			b = append(b, '\\')
-		}
-		b = append(b, c)
-	}
-	return string(append(b, '\''))
 }
 
 // checkSlowClicks: a node picked in a list that is redrawn on every update

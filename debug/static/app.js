@@ -20,6 +20,9 @@
     nodeEls: [],
     edgeEls: [],
     depth: [],
+    folds: new Map(), // tree name → the paths of its collapsed nodes (kept across agents and hot reloads)
+    folded: new Set(), // the collapsed nodes of the tree shown (ids)
+    hiddenIn: new Map(), // a collapsed node's id → the ids of the nodes it hides
     es: null,
     live: true,
     timeline: [], // [seq, tick, nowMs, status letter, events, between]
@@ -60,6 +63,10 @@
     errPending: null, // the errors answer held back while errHover
   };
   const FORMAT = 'arbor-debug/1'; // the format of a recording
+  // The tree's layout (in SVG units), as the server's (debug/layout.go).
+  const NODE_H = 40;
+  const LEVEL_GAP = 70;
+  const SIBLING_GAP = 16;
 
   // --- helpers --------------------------------------------------------------
 
@@ -276,6 +283,92 @@
 
   // --- tree drawing ------------------------------------------------------
 
+  // drawKids lists the children a node is drawn with: its guard first.
+  const drawKids = (n) => (n.guard >= 0 ? [n.guard] : []).concat(n.children);
+
+  // drawParent is the node a node is drawn under (a guard's root under the
+  // node it guards), -1 for the root.
+  function drawParent(i) {
+    const n = S.tree.nodes[i];
+    return n.guardOf >= 0 ? n.guardOf : n.parent;
+  }
+
+  // layoutTree places the nodes shown (not hidden in a collapsed node) as
+  // the server's layout does for the whole tree: a tidy tree in which each
+  // subtree is drawn apart, children as close as their subtrees' contours
+  // allow, each parent centred over its first and last child. It sets
+  // their x, y and shown, and the tree's width and height.
+  function layoutTree(t, folded) {
+    const ns = t.nodes;
+    if (!ns.length) return;
+    const kidsOf = (i) => (folded.has(i) ? [] : drawKids(ns[i]));
+    const offset = new Float64Array(ns.length); // centre relative to the parent's centre
+    const contours = []; // per subtree: [left, right] of each level, relative to its root's centre
+    const stack = [[0, 0]]; // post-order, iteratively (trees may be deep)
+    while (stack.length) {
+      const f = stack[stack.length - 1];
+      const kids = kidsOf(f[0]);
+      if (f[1] < kids.length) {
+        stack.push([kids[f[1]++], 0]);
+        continue;
+      }
+      stack.pop();
+      const i = f[0];
+      const half = ns[i].w / 2;
+      if (!kids.length) {
+        contours[i] = [[-half, half]];
+        continue;
+      }
+      const merged = [];
+      kids.forEach((c, k) => {
+        const cc = contours[c];
+        let x = 0;
+        if (k > 0) {
+          x = -Infinity;
+          for (let l = 0; l < cc.length && l < merged.length; l++) x = Math.max(x, merged[l][1] + SIBLING_GAP - cc[l][0]);
+        }
+        offset[c] = x;
+        cc.forEach(([l, r], lvl) => {
+          if (lvl < merged.length) {
+            merged[lvl][0] = Math.min(merged[lvl][0], l + x);
+            merged[lvl][1] = Math.max(merged[lvl][1], r + x);
+          } else {
+            merged.push([l + x, r + x]);
+          }
+        });
+        contours[c] = null;
+      });
+      const centre = (offset[kids[0]] + offset[kids[kids.length - 1]]) / 2;
+      for (const c of kids) offset[c] -= centre;
+      for (const m of merged) { m[0] -= centre; m[1] -= centre; }
+      contours[i] = [[-half, half], ...merged];
+    }
+    let left = 0;
+    for (const [l] of contours[0]) left = Math.min(left, l);
+    for (const n of ns) n.shown = false;
+    let width = 0;
+    let height = 0;
+    const todo = [[0, -left + 10, 0]];
+    while (todo.length) {
+      const [i, x, depth] = todo.pop();
+      const n = ns[i];
+      n.shown = true;
+      n.x = x;
+      n.y = depth * LEVEL_GAP + 10;
+      width = Math.max(width, n.x + n.w / 2 + 10);
+      height = Math.max(height, n.y + NODE_H + 10);
+      for (const c of kidsOf(i)) todo.push([c, x + offset[c], depth + 1]);
+    }
+    t.width = width;
+    t.height = height;
+  }
+
+  // foldsOf is the set of collapsed node paths of the tree shown.
+  function foldsOf(t) {
+    if (!S.folds.has(t.name)) S.folds.set(t.name, new Set());
+    return S.folds.get(t.name);
+  }
+
   function drawTree() {
     const vp = $('#viewport');
     vp.replaceChildren();
@@ -290,12 +383,22 @@
     S.bpKey = '';
     S.forceKey = '';
     vp.append(edges, nodes, S.forceLayer, S.bpLayer);
-    const NH = 40;
-    const drawKids = (n) => (n.guard >= 0 ? [n.guard] : []).concat(n.children);
-    // Depths, for indentation in the statistics table.
-    const walk = (i, d) => { S.depth[i] = d; for (const c of drawKids(t.nodes[i])) walk(c, d + 1); };
-    if (t.nodes.length) walk(0, 0);
+    const NH = NODE_H;
+    // Depths, for indentation in the statistics table; the nodes each
+    // collapsed node hides.
+    const paths = foldsOf(t);
+    S.folded = new Set(t.nodes.filter((n) => n.children.length + (n.guard >= 0 ? 1 : 0) > 0 && paths.has(n.path)).map((n) => n.id));
+    S.hiddenIn = new Map();
+    const walk = (i, d, hider) => {
+      S.depth[i] = d;
+      if (hider >= 0) S.hiddenIn.get(hider).push(i);
+      else if (S.folded.has(i)) { hider = i; S.hiddenIn.set(i, []); }
+      for (const c of drawKids(t.nodes[i])) walk(c, d + 1, hider);
+    };
+    if (t.nodes.length) walk(0, 0, -1);
+    layoutTree(t, S.folded);
     for (const n of t.nodes) {
+      if (!n.shown || S.folded.has(n.id)) continue;
       for (const c of drawKids(n)) {
         const k = t.nodes[c];
         const y1 = n.y + NH;
@@ -310,6 +413,7 @@
       }
     }
     for (const n of t.nodes) {
+      if (!n.shown) continue;
       const g = s('g', { class: 'node st-never', 'data-id': n.id, 'data-status': 'never', transform: `translate(${n.x - n.w / 2},${n.y})` });
       const title = s('title');
       title.textContent = [n.type + (n.name ? ' "' + n.name + '"' : ''), n.path,
@@ -337,11 +441,105 @@
         gt.textContent = 'G';
         g.append(gt);
       }
+      if (drawKids(n).length) g.append(foldButton(n));
       if (n.inGuard) g.classList.add('guardnode');
       nodes.append(g);
       S.nodeEls[n.id] = g;
     }
     findNodes(S.find.q);
+  }
+
+  // foldButton is the control at the bottom of a node with children: −
+  // collapses the node's subtree; on a collapsed node, +N (the nodes it
+  // hides) expands it.
+  function foldButton(n) {
+    const hidden = S.hiddenIn.get(n.id);
+    const text = hidden ? '+' + hidden.length : '−';
+    const w = hidden ? 12 + 6.5 * text.length : 14;
+    const b = s('g', { class: 'fold' + (hidden ? ' folded' : ''), 'data-fold': n.id, transform: `translate(${n.w / 2},${NODE_H + 2})` });
+    const title = s('title');
+    title.textContent = hidden ? 'Expand: show the ' + hidden.length + ' nodes below' : 'Collapse: hide the nodes below';
+    const lbl = s('text', { x: 0, y: 3.5, 'text-anchor': 'middle' });
+    lbl.textContent = text;
+    b.append(title, s('rect', { x: -w / 2, y: -7, width: w, height: 14, rx: 7 }), lbl);
+    return b;
+  }
+
+  // --- collapsing subtrees ------------------------------------------------
+
+  // shownAt is the node that shows node id: itself, or the collapsed node
+  // that hides it.
+  function shownAt(id) {
+    const ns = S.tree.nodes;
+    while (id > 0 && !ns[id].shown) id = drawParent(id);
+    return id;
+  }
+
+  // setFolds collapses the nodes of ids and expands all others, then draws
+  // the tree again. The node anchor stays where it is on the screen.
+  function setFolds(ids, anchor) {
+    const t = S.tree;
+    const paths = foldsOf(t);
+    paths.clear();
+    for (const i of ids) paths.add(t.nodes[i].path);
+    const a = t.nodes[anchor >= 0 && anchor < t.nodes.length ? anchor : 0];
+    const before = { x: a.x, y: a.y };
+    drawTree();
+    const v = S.view;
+    v.x += (before.x - a.x) * v.k;
+    v.y += (before.y - a.y) * v.k;
+    applyView();
+    if (S.shown) paint(S.shown.nodes);
+    if (S.agent) {
+      markBreakpoints(S.agent.breakpoints || []);
+      markForces(forcesOf(S.agent));
+    }
+  }
+
+  // toggleFold collapses node id, or expands it when it is collapsed.
+  function toggleFold(id) {
+    const ids = new Set(S.folded);
+    if (!ids.delete(id)) ids.add(id);
+    setFolds(ids, id);
+  }
+
+  // reveal expands the collapsed nodes above node id, so that it is shown.
+  function reveal(id) {
+    const t = S.tree;
+    if (!t || id < 0 || id >= t.nodes.length || t.nodes[id].shown) return;
+    const ids = new Set(S.folded);
+    for (let i = drawParent(id); i >= 0; i = drawParent(i)) ids.delete(i);
+    setFolds(ids, shownAt(id));
+  }
+
+  // foldIdle collapses every subtree in which nothing runs (at the tick
+  // shown): the tree shrinks to the running branches, the root's other
+  // children and the selected node.
+  function foldIdle() {
+    const t = S.tree;
+    if (!t || !t.nodes.length) return;
+    const letters = (S.shown && S.shown.nodes) || '';
+    const keep = new Set();
+    const mark = (i) => { for (; i >= 0 && !keep.has(i); i = drawParent(i)) keep.add(i); };
+    for (let i = 0; i < t.nodes.length; i++) if ((letters[i] || '.').toLowerCase() === 'r') mark(i);
+    if (S.selected > 0 && S.selected < t.nodes.length) mark(drawParent(S.selected)); // shown, perhaps collapsed
+    mark(0);
+    const ids = new Set();
+    const walk = (i) => {
+      for (const c of drawKids(t.nodes[i])) {
+        if (keep.has(c)) walk(c);
+        else if (drawKids(t.nodes[c]).length) ids.add(c);
+      }
+    };
+    walk(0);
+    setFolds(ids, 0);
+    focus(S.followed >= 0 ? S.followed : 0, false);
+  }
+
+  function unfoldAll() {
+    if (!S.tree) return;
+    setFolds([], S.selected >= 0 ? S.selected : 0);
+    focus(S.selected >= 0 ? S.selected : S.followed >= 0 ? S.followed : 0, false);
   }
 
   // --- finding nodes -----------------------------------------------------
@@ -414,6 +612,7 @@
       const st = STATUS[low] || 'never';
       const visited = ch !== low;
       const g = S.nodeEls[i];
+      if (!g) continue; // hidden in a collapsed node
       let cls = 'node st-' + st;
       if (!visited && st !== 'never') cls += ' faded';
       if (t.nodes[i].inGuard) cls += ' guardnode';
@@ -421,6 +620,8 @@
       if (i === S.breakNode) cls += ' breakhit';
       if (found.has(i)) cls += ' match';
       if (errs.has(i)) cls += ' errored';
+      const hidden = S.hiddenIn.get(i);
+      if (hidden && hidden.some((j) => (letters[j] || '.').toLowerCase() === 'r')) cls += ' inner-running';
       // Only what changed is written: an unchanged attribute would still
       // make the browser restyle the node.
       if (g.getAttribute('class') !== cls) g.setAttribute('class', cls);
@@ -468,7 +669,7 @@
     if (!t || !t.nodes.length) return null;
     const fitK = Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
     if (fitK >= 0.7) return fitView();
-    const n = t.nodes[id >= 0 && id < t.nodes.length ? id : 0];
+    const n = t.nodes[shownAt(id >= 0 && id < t.nodes.length ? id : 0)];
     const k = Math.max(fitK, 0.85);
     const y = (t.height + 20) * k <= H - 30 ? 8 : Math.min(8, H / 2 - (n.y + 20) * k);
     return { k, x: W / 2 - n.x * k, y };
@@ -516,7 +717,7 @@
   function inView(id, v) {
     const svg = $('#tree');
     const [W, H] = sizeOf(svg, 800, 500);
-    const n = S.tree.nodes[id];
+    const n = S.tree.nodes[shownAt(id)];
     const m = Math.min(24, W / 10);
     const x0 = v.x + (n.x - n.w / 2) * v.k;
     const y0 = v.y + n.y * v.k;
@@ -609,11 +810,15 @@
       svg.classList.remove('dragging');
       if (d && !d.moved) {
         const target = document.elementFromPoint(e.clientX, e.clientY);
+        const fold = target && target.closest('g.fold');
         const g = target && target.closest('g.node');
-        if (g) selectNode(Number(g.getAttribute('data-id')));
+        if (fold) toggleFold(Number(fold.getAttribute('data-fold')));
+        else if (g) selectNode(Number(g.getAttribute('data-id')));
       }
     });
     $('#btn-fit').onclick = () => { setFollow(false); fit(); };
+    $('#btn-fold-idle').onclick = foldIdle;
+    $('#btn-unfold').onclick = unfoldAll;
     $('#btn-follow').onclick = () => setFollow(!S.follow);
     const find = $('#node-find');
     find.addEventListener('input', () => findNodes(find.value));
@@ -1017,7 +1222,7 @@
     const key = JSON.stringify(bps.map((b) => [b.node, b.on]));
     if (!S.tree || !S.bpLayer || key === S.bpKey) return;
     S.bpKey = key;
-    S.bpLayer.replaceChildren(...bps.filter((b) => b.node < S.tree.nodes.length).map((b) => {
+    S.bpLayer.replaceChildren(...bps.filter((b) => b.node < S.tree.nodes.length && S.tree.nodes[b.node].shown).map((b) => {
       const n = S.tree.nodes[b.node];
       const dot = s('circle', { class: 'bp-dot', 'data-node': b.node, cx: n.x - n.w / 2, cy: n.y + 20, r: 6 });
       const title = s('title');
@@ -1126,7 +1331,7 @@
     const key = JSON.stringify(fs.map((f) => [f.node, f.status]));
     if (!S.tree || !S.forceLayer || key === S.forceKey) return;
     S.forceKey = key;
-    S.forceLayer.replaceChildren(...fs.filter((f) => f.node < S.tree.nodes.length).map((f) => {
+    S.forceLayer.replaceChildren(...fs.filter((f) => f.node < S.tree.nodes.length && S.tree.nodes[f.node].shown).map((f) => {
       const n = S.tree.nodes[f.node];
       const x0 = n.x - n.w / 2;
       const g = s('g', { class: 'force-mark', 'data-node': f.node, 'data-status': f.status });
@@ -1348,6 +1553,7 @@
   // --- node details and statistics ----------------------------------------
 
   function selectNode(id) {
+    reveal(id);
     S.selected = id;
     if (S.shown) paint(S.shown.nodes);
     setTab('node');
@@ -1623,6 +1829,8 @@
           if (!canControl()) return;
           control('step');
           break;
+        case 'c': foldIdle(); break;
+        case 'e': unfoldAll(); break;
         default: return;
       }
       e.preventDefault();

@@ -1,0 +1,135 @@
+package debug
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	bt "github.com/arborbt/arbor/internal/browsertest"
+)
+
+// serverLayout fetches the layout the server gives agent id's tree.
+func serverLayout(t *testing.T, base string, id int) treeDesc {
+	t.Helper()
+	var a struct{ Tree int }
+	var d treeDesc
+	for _, get := range []struct {
+		path string
+		into any
+	}{{fmt.Sprintf("/api/agents/%d", id), &a}, {"", &d}} {
+		path := get.path
+		if path == "" {
+			path = fmt.Sprintf("/api/trees/%d", a.Tree)
+		}
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(resp.Body).Decode(get.into)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	}
+	return d
+}
+
+// drawnAt lists the nodes the page draws: id → [left, top] (the node's
+// translation).
+const drawnAt = `Object.fromEntries(Array.from(document.querySelectorAll('#tree g.node')).map((g) => {
+	const m = /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(g.getAttribute('transform'));
+	return [g.dataset.id, [Number(m[1]), Number(m[2])]];
+}))`
+
+// checkSameLayout checks that the page draws every node of d where the
+// server's layout puts it.
+func checkSameLayout(t *testing.T, ctx context.Context, d treeDesc) {
+	t.Helper()
+	at := bt.Eval[map[string][2]float64](t, ctx, drawnAt)
+	if len(at) != len(d.Nodes) {
+		t.Fatalf("%d nodes drawn, want %d", len(at), len(d.Nodes))
+	}
+	for _, n := range d.Nodes {
+		p := at[fmt.Sprint(n.ID)]
+		if math.Abs(p[0]-(n.X-n.W/2)) > 0.01 || math.Abs(p[1]-n.Y) > 0.01 {
+			t.Errorf("node %d (%s) drawn at %v, the server's layout has %v", n.ID, n.Path, p, [2]float64{n.X - n.W/2, n.Y})
+		}
+	}
+}
+
+// checkFold checks collapsing on the wide tree (agent 0): the page's
+// layout is the server's; − collapses a node (its nodes hidden, +N
+// shown, the tree narrower), +N expands it; Collapse idle leaves the root,
+// its children and the running branch; a hidden branch that runs colours
+// its collapsed node's +N; finding a hidden node expands what hides it;
+// Expand all (and the keys C and E) restore the whole tree.
+func checkFold(t *testing.T, ctx context.Context, base string, mode *atomic.Int32) {
+	mode.Store(modePatrol)
+	defer mode.Store(modePatrol)
+	d := serverLayout(t, base, 0)
+	root := d.Nodes[0]
+	kids := root.Children
+	if len(d.Nodes) != 216 || len(kids) != 54 {
+		t.Fatalf("wide tree: %d nodes, %d under the root", len(d.Nodes), len(kids))
+	}
+	flee, attack, patrol := kids[0], kids[1], kids[53]
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=0"))
+	bt.Wait(t, ctx, "the wide tree shown", `document.querySelectorAll('#tree g.node').length === 216`, 10*time.Second)
+	checkSameLayout(t, ctx, d)
+	count := `document.querySelectorAll('#tree g.node').length`
+	pill := func(id int) string {
+		return fmt.Sprintf(`(document.querySelector('#tree g.fold[data-fold="%d"] text') || {}).textContent`, id)
+	}
+	width := `document.querySelector('#tree g.edges').getBBox().width`
+
+	// − on the first attack branch hides its three nodes. (The finder
+	// brings the node into view, at a size to click.)
+	bt.Run(t, ctx, chromedp.SendKeys("#node-find", d.Nodes[attack].Path+"\n", chromedp.ByID))
+	bt.Wait(t, ctx, "attack branch in view", fmt.Sprintf(`(document.querySelector('#tree g.node.selected') || {dataset: {}}).dataset.id === '%d' && %s`, attack, nodeInView(attack)), 5*time.Second)
+	time.Sleep(400 * time.Millisecond) // the end of the view's move
+	bt.Run(t, ctx, chromedp.SendKeys("#node-find", kb.Escape, chromedp.ByID))
+	before := bt.Eval[float64](t, ctx, width)
+	bt.Run(t, ctx, chromedp.Click(fmt.Sprintf(`#tree g.fold[data-fold="%d"] rect`, attack), chromedp.ByQuery))
+	bt.Wait(t, ctx, "attack branch collapsed", fmt.Sprintf(`%s === 213 && %s === '+3'`, count, pill(attack)), 5*time.Second)
+	if after := bt.Eval[float64](t, ctx, width); after >= before {
+		t.Errorf("the tree is %.0f wide collapsed, %.0f before", after, before)
+	}
+	bt.Run(t, ctx, chromedp.Click(fmt.Sprintf(`#tree g.fold[data-fold="%d"] rect`, attack), chromedp.ByQuery))
+	bt.Wait(t, ctx, "expanded again", fmt.Sprintf(`%s === 216 && %s === '−'`, count, pill(attack)), 5*time.Second)
+	checkSameLayout(t, ctx, d)
+
+	// Collapse idle: the root, its 54 children and the patrol's 4 nodes.
+	bt.Wait(t, ctx, "patrol running", fmt.Sprintf(`document.querySelector('#tree g.node[data-id="%d"]').dataset.status === 'running'`, patrol), 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-fold-idle", chromedp.ByID))
+	bt.Wait(t, ctx, "idle branches collapsed", fmt.Sprintf(`%s === 59 && document.querySelectorAll('#tree g.fold.folded').length === 53 && %s === '−'`, count, pill(patrol)), 5*time.Second)
+	bt.Screenshot(t, ctx, "fold-idle-1024.png", artifacts)
+	// The hidden flee branch runs: its collapsed node says so.
+	mode.Store(modeFlee)
+	bt.Wait(t, ctx, "hidden running branch marked", fmt.Sprintf(`document.querySelector('#tree g.node[data-id="%d"]').classList.contains('inner-running') && %s === '+2'`, flee, pill(flee)), 5*time.Second)
+	mode.Store(modePatrol)
+	bt.Wait(t, ctx, "mark gone", fmt.Sprintf(`!document.querySelector('#tree g.node[data-id="%d"]').classList.contains('inner-running')`, flee), 5*time.Second)
+
+	// Finding the Chase action (hidden) shows it.
+	bt.Run(t, ctx, chromedp.SetValue("#node-find", "", chromedp.ByID), chromedp.SendKeys("#node-find", "Chase\n", chromedp.ByID))
+	bt.Wait(t, ctx, "found and revealed", `(() => { const g = document.querySelector('#tree g.node.selected'); return !!g && g.querySelector('text.lbl').textContent === 'chase'; })()`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.SendKeys("#node-find", "\n", chromedp.ByID))
+	bt.Wait(t, ctx, "second match revealed", `(() => { const g = document.querySelector('#tree g.node.selected'); return !!g && g.querySelector('text.lbl').textContent === 'Chase'; })()`+` && `+count+` === 61`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#node-find').value = ''; document.querySelector('#node-find').dispatchEvent(new Event('input'))`, nil))
+
+	// Expand all; then the keys.
+	bt.Run(t, ctx, chromedp.Click("#btn-unfold", chromedp.ByID))
+	bt.Wait(t, ctx, "all expanded", count+` === 216`, 5*time.Second)
+	checkSameLayout(t, ctx, d)
+	bt.Run(t, ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil), chromedp.KeyEvent("c"))
+	bt.Wait(t, ctx, "C collapses", count+` < 216`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.KeyEvent("e"))
+	bt.Wait(t, ctx, "E expands", count+` === 216`, 5*time.Second)
+}

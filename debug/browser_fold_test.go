@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -132,4 +133,36 @@ func checkFold(t *testing.T, ctx context.Context, base string, mode *atomic.Int3
 	bt.Wait(t, ctx, "C collapses", count+` < 216`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent("e"))
 	bt.Wait(t, ctx, "E expands", count+` === 216`, 5*time.Second)
+}
+
+// checkTimelineMarks checks the marks above the timeline's bars: the wide
+// agent leaves the patrol to flee and back, which halts the running
+// branch; the strip marks those ticks, and its tooltip says so.
+func checkTimelineMarks(t *testing.T, ctx context.Context, base string, mode *atomic.Int32) {
+	mode.Store(modePatrol)
+	defer mode.Store(modePatrol)
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=0"))
+	bt.Wait(t, ctx, "the wide tree shown", `document.querySelectorAll('#tree g.node').length === 216`, 10*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	mode.Store(modeFlee)
+	time.Sleep(300 * time.Millisecond)
+	mode.Store(modePatrol)
+	// The x of the strip's columns with the halt mark (dark, at y = 5).
+	marked := `(() => {
+		const c = document.querySelector('#tl-strip');
+		const d = c.getContext('2d').getImageData(0, 5, c.width, 1).data;
+		const xs = [];
+		for (let x = 0; x < c.width; x++) if (d[4 * x] === 0x4b && d[4 * x + 1] === 0x55 && d[4 * x + 2] === 0x63) xs.push(x);
+		return xs;
+	})()`
+	bt.Wait(t, ctx, "halt marks drawn", marked+`.length > 0`, 5*time.Second)
+	x := bt.Eval[[]int](t, ctx, marked)[0]
+	title := bt.Eval[string](t, ctx, fmt.Sprintf(`(() => {
+		const c = document.querySelector('#tl-strip'), r = c.getBoundingClientRect();
+		c.dispatchEvent(new MouseEvent('mousemove', { clientX: r.left + %d + 0.5, clientY: r.top + 5, bubbles: true }));
+		return c.title;
+	})()`, x))
+	if !strings.Contains(title, "a running node halted") || !strings.HasPrefix(title, "record ") {
+		t.Errorf("the strip's tooltip at a halt mark: %q", title)
+	}
 }

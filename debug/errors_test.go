@@ -123,6 +123,9 @@ func TestNodeErrorsAPI(t *testing.T) {
 	_, tl := get(t, h, "/api/agents/5/timeline")
 	ticks := tl["ticks"].([]any)
 	last := ticks[len(ticks)-1].([]any)[0].(float64)
+	if marks := ticks[len(ticks)-1].([]any)[6].(float64); int(marks)&markError == 0 {
+		t.Errorf("timeline: the last tick's marks %v, want the error mark", marks)
+	}
 	_, tv := get(t, h, fmt.Sprintf("/api/agents/5/ticks/%v", last))
 	if fmt.Sprint(tv["errorNodes"]) != fmt.Sprintf("[%d]", checkID) {
 		t.Errorf("tick record: errorNodes %v, want [%d]", tv["errorNodes"], checkID)
@@ -133,6 +136,11 @@ func TestNodeErrorsAPI(t *testing.T) {
 	_, tv = get(t, h, fmt.Sprintf("/api/agents/5/ticks/%v", last+1))
 	if _, has := tv["errorNodes"]; has || tv["seq"].(float64) != last+1 {
 		t.Errorf("tick without errors: %v", tv)
+	}
+	_, tl = get(t, h, "/api/agents/5/timeline")
+	ticks = tl["ticks"].([]any)
+	if marks := ticks[len(ticks)-1].([]any)[6].(float64); int(marks)&markError != 0 {
+		t.Errorf("timeline: a tick without errors has marks %v", marks)
 	}
 	if _, body = get(t, h, "/api/agents/5/errors"); body["count"].(float64) != 33 {
 		t.Errorf("count %v, want 33", body["count"])

@@ -545,15 +545,31 @@ func (h *handler) tree(w http.ResponseWriter, r *http.Request) {
 }
 
 // tickSummary is one tick in the timeline strip: [seq, tick, now ms,
-// root status letter, events, between (0/1)].
-type tickSummary [6]any
+// root status letter, events, between (0/1), marks].
+type tickSummary [7]any
+
+// Marks of a tick in the timeline strip (tickSummary), bits.
+const (
+	markError  = 1 << iota // a node reported an error
+	markHalted             // a running node was halted or aborted: the running branch changed
+)
 
 func summarize(r *record) tickSummary {
 	between := 0
 	if r.Between {
 		between = 1
 	}
-	return tickSummary{r.Seq, r.Tick, durMs(r.Now), string(statusLetter(r.Status)), len(r.Events), between}
+	marks := 0
+	if len(r.Errs) > 0 {
+		marks |= markError
+	}
+	for _, e := range r.Events {
+		if e.Kind == arbor.EventHalt || e.Kind == arbor.EventAbort {
+			marks |= markHalted
+			break
+		}
+	}
+	return tickSummary{r.Seq, r.Tick, durMs(r.Now), string(statusLetter(r.Status)), len(r.Events), between, marks}
 }
 
 type timelineView struct {

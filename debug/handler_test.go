@@ -1281,3 +1281,24 @@ func TestSearchByShownID(t *testing.T) {
 		t.Errorf("q=17&status=paused: %v, want none", list)
 	}
 }
+
+// TestSummarizeMarks checks the marks of a tick in the timeline: errors,
+// and halts or aborts (the running branch changed).
+func TestSummarizeMarks(t *testing.T) {
+	ev := func(k arbor.EventKind) event { return event{Kind: k} }
+	for _, c := range []struct {
+		name string
+		r    record
+		want int
+	}{
+		{"quiet", record{Events: []event{ev(arbor.EventStart), ev(arbor.EventResult)}}, 0},
+		{"error", record{Errs: []int32{3}}, markError},
+		{"halt", record{Events: []event{ev(arbor.EventResult), ev(arbor.EventHalt)}}, markHalted},
+		{"abort", record{Events: []event{ev(arbor.EventAbort)}}, markHalted},
+		{"both", record{Errs: []int32{1}, Events: []event{ev(arbor.EventHalt)}}, markError | markHalted},
+	} {
+		if got := summarize(&c.r)[6]; got != c.want {
+			t.Errorf("%s: marks %v, want %d", c.name, got, c.want)
+		}
+	}
+}

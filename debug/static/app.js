@@ -25,7 +25,7 @@
     hiddenIn: new Map(), // a collapsed node's id → the ids of the nodes it hides
     es: null,
     live: true,
-    timeline: [], // [seq, tick, nowMs, status letter, events, between]
+    timeline: [], // [seq, tick, nowMs, status letter, events, between, marks (MARK_ERROR | MARK_HALTED)]
     latest: null,
     shown: null,
     stats: null,
@@ -63,6 +63,9 @@
     errPending: null, // the errors answer held back while errHover
   };
   const FORMAT = 'arbor-debug/1'; // the format of a recording
+  // Marks of a tick in the timeline (debug/handler.go: markError, markHalted).
+  const MARK_ERROR = 1; // a node reported an error
+  const MARK_HALTED = 2; // a running node was halted or aborted: the running branch changed
   // The tree's layout (in SVG units), as the server's (debug/layout.go).
   const NODE_H = 40;
   const LEVEL_GAP = 70;
@@ -1701,6 +1704,10 @@
     return (S.session && S.session.history) || 500;
   }
 
+  // drawStrip draws the timeline strip: a bar per record, coloured by the
+  // root's result (violet: events between ticks), as high as its events
+  // are many; above the bars, a red mark where a node reported an error
+  // and a dark one where a running node was halted or aborted.
   function drawStrip() {
     const c = $('#tl-strip');
     const W = sizeOf(c)[0];
@@ -1713,12 +1720,23 @@
     if (!tl.length) return;
     const bw = W / Math.max(historyLen(), tl.length);
     const colour = { r: '#f0a020', s: '#1c7f50', f: '#d13f35' };
+    const top = 8; // room for the marks
     let maxEv = 1;
     for (const t of tl) maxEv = Math.max(maxEv, t[4]);
     tl.forEach((t, i) => {
+      const w = Math.max(1, bw - (bw > 3 ? 1 : 0));
       ctx.fillStyle = t[5] ? '#8e6ad8' : colour[t[3]] || '#aab2bd';
-      const hgt = 6 + (H - 6) * Math.min(1, Math.log1p(t[4]) / Math.log1p(maxEv));
-      ctx.fillRect(i * bw, H - hgt, Math.max(1, bw - (bw > 3 ? 1 : 0)), hgt);
+      const hgt = 6 + (H - top - 6) * Math.min(1, Math.log1p(t[4]) / Math.log1p(maxEv));
+      ctx.fillRect(i * bw, H - hgt, w, hgt);
+      const marks = t[6] || 0;
+      if (marks & MARK_HALTED) {
+        ctx.fillStyle = '#4b5563';
+        ctx.fillRect(i * bw, 4, Math.max(2, w), 3);
+      }
+      if (marks & MARK_ERROR) {
+        ctx.fillStyle = '#b3261e';
+        ctx.fillRect(i * bw, 0, Math.max(2, w), 4);
+      }
     });
     if (S.shown) {
       const i = tl.findIndex((t) => t[0] === S.shown.seq);
@@ -1727,6 +1745,16 @@
         ctx.fillRect(i * bw + bw / 2 - 1, 0, 2, H);
       }
     }
+  }
+
+  // stripAt is the timeline record under x (pixels from the strip's
+  // left), or null.
+  function stripAt(x) {
+    const tl = S.timeline;
+    if (!tl.length) return null;
+    const bw = $('#tl-strip').clientWidth / Math.max(historyLen(), tl.length);
+    const i = Math.min(tl.length - 1, Math.floor(x / bw));
+    return i >= 0 ? tl[i] : null;
   }
 
   // syncRange makes the slider offer the records of the strip (the
@@ -1849,12 +1877,20 @@
     $('#btn-live').onclick = () => setLive(true);
     $('#btn-prev').onclick = () => scrubTo(shownSeq() - 1);
     $('#btn-next').onclick = () => scrubTo(shownSeq() + 1);
-    $('#tl-strip').addEventListener('click', (e) => {
-      const tl = S.timeline;
-      if (!tl.length) return;
-      const bw = e.target.clientWidth / Math.max(historyLen(), tl.length);
-      const i = Math.min(tl.length - 1, Math.floor(e.offsetX / bw));
-      if (i >= 0) scrubTo(tl[i][0]);
+    const strip = $('#tl-strip');
+    strip.addEventListener('click', (e) => {
+      const t = stripAt(e.offsetX);
+      if (t) scrubTo(t[0]);
+    });
+    // The record under the pointer, in the strip's tooltip.
+    strip.addEventListener('mousemove', (e) => {
+      const t = stripAt(e.offsetX);
+      const names = { r: 'running', s: 'success', f: 'failure' };
+      const marks = t ? t[6] || 0 : 0;
+      const title = !t ? '' : 'record ' + t[0] + ' · tick ' + t[1] + ' · t=' + fmtMs(t[2]) + ' · ' +
+        (t[5] ? 'between ticks' : names[t[3]] || 'no result') + ' · ' + t[4] + ' events' +
+        (marks & MARK_HALTED ? ' · a running node halted' : '') + (marks & MARK_ERROR ? ' · node error' : '');
+      if (strip.title !== title) strip.title = title;
     });
   }
 
@@ -2029,7 +2065,9 @@
     S.live = false;
     $('#btn-live').classList.remove('on');
     const letter = { running: 'r', success: 's', failure: 'f' };
-    S.timeline = ticks.map((t) => [t.seq, t.tick, t.nowMs, letter[t.status] || '.', (t.events || []).length, t.between ? 1 : 0]);
+    const marks = (t) => ((t.errorNodes || []).length ? MARK_ERROR : 0) |
+      ((t.events || []).some((e) => e.kind === 'halt' || e.kind === 'abort') ? MARK_HALTED : 0);
+    S.timeline = ticks.map((t) => [t.seq, t.tick, t.nowMs, letter[t.status] || '.', (t.events || []).length, t.between ? 1 : 0, marks(t)]);
     S.latest = ticks.length ? { first: ticks[0].seq, seq: ticks[ticks.length - 1].seq } : null;
     renderRecBar();
     $('#agent-list').replaceChildren(agentItem(a, h('span', { class: 'rec-mark', text: 'REC', title: 'recorded' })));

@@ -18,8 +18,9 @@
 //	status := agent.Tick(now) // now: game time, a time.Duration
 //
 // Ticking is a loop over those arrays with a switch on the node kind; it
-// does not allocate. Time is the caller's integer game clock: the engine never reads
-// the wall clock.
+// does not allocate. Time is the caller's integer game clock: the semantics never
+// read the wall clock (only diagnostics do: WithWatchdog, and the rate limit
+// of the default error log).
 //
 // # Semantics
 //

@@ -166,3 +166,46 @@ func checkTimelineMarks(t *testing.T, ctx context.Context, base string, mode *at
 		t.Errorf("the strip's tooltip at a halt mark: %q", title)
 	}
 }
+
+// checkTreeKeys checks the keyboard in the tree (agent 0, the wide tree):
+// focused from the keyboard, Home selects the root, ↓ its first child, →
+// the next sibling, ↑ the parent; Enter collapses the selected node; the
+// agent list's entries open with Enter; focused by a click, the tree
+// leaves ← and → to the history.
+func checkTreeKeys(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=0"))
+	bt.Wait(t, ctx, "the wide tree shown", `document.querySelectorAll('#tree g.node').length === 216`, 10*time.Second)
+	selected := `(document.querySelector('#tree g.node.selected') || {dataset: {}}).dataset.id`
+	// Focused from the keyboard: as after a Tab.
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#node-find').focus()`, nil), chromedp.KeyEvent("\t"))
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#tree').focus()`, nil))
+	for _, step := range []struct {
+		key, want string
+	}{
+		{kb.Home, "0"}, {kb.ArrowDown, "1"}, {kb.ArrowRight, "4"}, {kb.ArrowRight, "8"}, {kb.ArrowLeft, "4"}, {kb.ArrowDown, "5"}, {kb.ArrowUp, "4"},
+	} {
+		bt.Run(t, ctx, chromedp.KeyEvent(step.key))
+		bt.Wait(t, ctx, "selected after a key", selected+` === '`+step.want+`'`, 5*time.Second)
+	}
+	if label := bt.Eval[string](t, ctx, `document.querySelector('#tl-label').textContent`); !strings.HasPrefix(label, "live") {
+		t.Errorf("the arrows in the tree moved the history: %q", label)
+	}
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.Enter))
+	bt.Wait(t, ctx, "Enter collapses", `document.querySelectorAll('#tree g.node').length === 213 && !!document.querySelector('#tree g.fold.folded[data-fold="4"]')`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.Enter))
+	bt.Wait(t, ctx, "Enter expands", `document.querySelectorAll('#tree g.node').length === 216`, 5*time.Second)
+	// The agent list: focusable entries.
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#agent-list li[data-id="1"]').focus()`, nil), chromedp.KeyEvent(kb.Enter))
+	bt.Wait(t, ctx, "Enter opens agent 1", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
+		Number((/^live · record (\d+) /.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 3`, 5*time.Second)
+	// Focused by a click, the tree leaves the arrows to the history.
+	// (A click on the tree's top left corner, clear of the nodes.)
+	corner := bt.Eval[[2]float64](t, ctx, `(() => { const r = document.querySelector('#tree').getBoundingClientRect(); return [r.left + 4, r.top + 4]; })()`)
+	bt.Run(t, ctx, chromedp.MouseClickXY(corner[0], corner[1]))
+	time.Sleep(100 * time.Millisecond)
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
+	if id := bt.Eval[string](t, ctx, `document.activeElement.id`); id != "tree" {
+		t.Errorf("a click on the tree focused %q", id)
+	}
+	bt.Wait(t, ctx, "← after a click: history", `document.querySelector('#tl-label').textContent.startsWith('history · record')`, 5*time.Second)
+}

@@ -125,6 +125,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("find", func(t *testing.T) { checkFind(t, ctx, base) })
 	t.Run("collapse", func(t *testing.T) { checkFold(t, ctx, base, mode) })
 	t.Run("timeline marks", func(t *testing.T) { checkTimelineMarks(t, ctx, base, mode) })
+	t.Run("tree keys", func(t *testing.T) { checkTreeKeys(t, ctx, base) })
 	t.Run("events name checks", func(t *testing.T) { checkEventLabels(t, ctx, base) })
 	t.Run("slow clicks", func(t *testing.T) { checkSlowClicks(t, ctx, base, mode) })
 	t.Run("narrow window", func(t *testing.T) { checkNarrow(t, ctx, base) })

@@ -58,7 +58,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	fset.Usage = func() {
 		fmt.Fprintln(fset.Output(), "usage: arbor demo [-addr HOST:PORT] [-headless -ticks N] [flags]\n\n"+
 			"Runs the village: villagers with needs (Food, Water, Energy, Mood, Money) and a pack of monsters,\n"+
-			"each an Arbor agent, ticking at 20 Hz. Serves the world view and the debugger at http://"+debug.DefaultAddr+"/.")
+			"each an Arbor agent, ticking at 20 Hz. Serves the world view at http://"+debug.DefaultAddr+"/ and the debugger at /debug/.")
 		fset.PrintDefaults()
 	}
 	if code, ok := parseArgs(fset, args, stdout); !ok {

@@ -1,7 +1,7 @@
 // Command arbor runs, tests and inspects Arbor behavior trees.
 //
 //	arbor demo [-addr A] [-headless -ticks N] [flags]
-//	                                  the village demo, with the debugger at http://127.0.0.1:7777
+//	                                  the village demo: the world view at http://127.0.0.1:7777/, the debugger at /debug/
 //	arbor serve [-addr A] [-agents N] [-mock Type=status,...] [flags] FILE...
 //	                                  run tree files with mocks and serve the debugger
 //	arbor replay [-addr A] FILE.json open a recording (an agent's exported history) in the debugger
@@ -32,7 +32,7 @@ const usage = `usage: arbor <command> [arguments]
 
 commands:
   demo [-addr A] [-headless -ticks N] [flags]
-                           the village, with the world view and the debugger at http://127.0.0.1:7777
+                           the village: the world view at http://127.0.0.1:7777/, the debugger at /debug/
   serve [-addr A] [-agents N] [-mock Type=status,...] [flags] FILE...
                            run tree files (unknown leaf types as mocks) and serve the debugger
   replay [-addr A] FILE.json

@@ -253,7 +253,15 @@
   // agentItem is an agent's entry in the list; mark follows its label.
   function agentItem(a, mark) {
     const st = a.paused ? 'paused' : a.status;
-    return h('li', { 'data-id': a.id, class: 'agent-item' + (a.id === S.agentId ? ' sel' : ''), title: a.treeName + ' · ' + st, onclick: () => openAgent(a.id) },
+    // Focusable: Tab reaches the entries, Enter or Space opens one.
+    const onkeydown = (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      e.stopPropagation();
+      openAgent(a.id);
+    };
+    return h('li', { 'data-id': a.id, class: 'agent-item' + (a.id === S.agentId ? ' sel' : ''), title: a.treeName + ' · ' + st,
+      tabindex: 0, role: 'button', onclick: () => openAgent(a.id), onkeydown },
       h('span', { class: 'dot ' + st }),
       h('span', { class: 'aid', text: '#' + a.id }),
       h('span', { class: 'alabel', text: a.label || a.treeName }),
@@ -504,6 +512,67 @@
     const ids = new Set(S.folded);
     if (!ids.delete(id)) ids.add(id);
     setFolds(ids, id);
+  }
+
+  // setupTreeKeys: with the tree focused from the keyboard (Tab), the
+  // arrow keys move the selection: ↑ to the parent, ↓ to the first child
+  // (expanding a collapsed node), ← and → to the siblings; Home selects
+  // the root and Enter collapses or expands the selected node. The view
+  // follows the selection.
+  function setupTreeKeys() {
+    const svg = $('#tree');
+    // keyFocus: the tree got the focus from the keyboard (Tab), not from a
+    // click; lastInput is the kind of the page's last input event.
+    let keyFocus = false;
+    let lastInput = 'pointer';
+    document.addEventListener('keydown', () => { lastInput = 'key'; }, true);
+    document.addEventListener('pointerdown', () => { lastInput = 'pointer'; }, true);
+    svg.addEventListener('focus', () => { keyFocus = lastInput === 'key'; });
+    svg.addEventListener('pointerdown', () => { keyFocus = false; });
+    svg.addEventListener('keydown', (e) => {
+      const t = S.tree;
+      // Focused by a click, the page's own keys apply: ← and → step
+      // through the history.
+      if (!t || !t.nodes.length || e.ctrlKey || e.metaKey || e.altKey || !keyFocus) return;
+      const sel = S.selected >= 0 && S.selected < t.nodes.length ? shownAt(S.selected) : -1;
+      const siblings = (i) => (drawParent(i) >= 0 ? drawKids(t.nodes[drawParent(i)]) : [i]);
+      let next = -1;
+      switch (e.key) {
+        case 'Home': next = 0; break;
+        case 'ArrowUp': next = sel < 0 ? 0 : Math.max(0, drawParent(sel)); break;
+        case 'ArrowDown':
+          if (sel < 0) next = 0;
+          else if (drawKids(t.nodes[sel]).length) {
+            if (S.folded.has(sel)) toggleFold(sel);
+            next = drawKids(t.nodes[sel])[0];
+          }
+          break;
+        case 'ArrowLeft':
+        case 'ArrowRight': {
+          if (sel < 0) { next = 0; break; }
+          const sib = siblings(sel);
+          const k = sib.indexOf(sel) + (e.key === 'ArrowLeft' ? -1 : 1);
+          if (k >= 0 && k < sib.length) next = sib[k];
+          break;
+        }
+        case 'Enter':
+          if (sel >= 0 && drawKids(t.nodes[sel]).length) toggleFold(sel);
+          break;
+        default: return;
+      }
+      // The page's own keys (← → history) do not apply here.
+      e.preventDefault();
+      e.stopPropagation();
+      if (next < 0) return;
+      selectNode(next);
+      if (!inView(next, viewGoal())) {
+        setFollow(false);
+        const n = t.nodes[next];
+        const [W, H] = sizeOf(svg, 800, 500);
+        const k = Math.max(S.view.k, 0.85);
+        panTo({ k, x: W / 2 - n.x * k, y: H / 2 - (n.y + 20) * k }, true);
+      }
+    });
   }
 
   // reveal expands the collapsed nodes above node id, so that it is shown.
@@ -821,6 +890,7 @@
     });
     $('#btn-fit').onclick = () => { setFollow(false); fit(); };
     $('#btn-fold-idle').onclick = foldIdle;
+    setupTreeKeys();
     $('#btn-unfold').onclick = unfoldAll;
     $('#btn-follow').onclick = () => setFollow(!S.follow);
     const find = $('#node-find');

@@ -1,5 +1,5 @@
 // Package refmodel is a reference model of the Arbor specification
-// (spec/semantics.md): a deliberately simple, slow, recursive interpreter of
+// (docs/spec/semantics.md): a deliberately simple, slow, recursive interpreter of
 // tree documents (*arbor.Document), written from the specification's text
 // and not from the engine's code, for differential tests against the
 // engine.

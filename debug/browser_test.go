@@ -755,6 +755,9 @@ func checkNodeErrors(t *testing.T, ctx context.Context, base string, s *Session)
 			/node errors? since the session began/.test(document.querySelector('#errors-note').textContent); })()`, 10*time.Second)
 	msg := bt.Eval[string](t, ctx, `document.querySelector('#errors-list li').textContent`)
 	t.Logf("error shown: %s", msg)
+	// The Check errs on every tick with the same message: one entry, ×N.
+	bt.Wait(t, ctx, "repeats grouped", `(() => { const li = document.querySelectorAll('#errors-list li'), rep = li.length && li[0].querySelector('.err-rep');
+		return li.length === 1 && !!rep && Number(rep.textContent.replace(' ×', '')) >= 2; })()`, 10*time.Second)
 	// The list follows new errors while the tab is open.
 	first := bt.Eval[string](t, ctx, `document.querySelector('#errors-list li .muted').textContent`)
 	bt.Wait(t, ctx, "newer errors", fmt.Sprintf(`document.querySelector('#errors-list li .muted').textContent !== %q`, first), 10*time.Second)

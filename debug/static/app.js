@@ -1240,16 +1240,37 @@
       : r.count + ' node error' + (r.count === 1 ? '' : 's') + ' since the session began' +
         (r.count > r.errors.length ? ' · the last ' + r.errors.length + ', newest first' : ', newest first');
     const t = S.tree;
-    ol.replaceChildren(...r.errors.map((e) => {
+    ol.replaceChildren(...groupErrors(r.errors).map(({ e, n, oldest }) => {
       const known = t && e.node >= 0 && e.node < t.nodes.length;
       const li = h('li', { 'data-node': e.node });
       li.append(h('span', { class: 'muted', text: 't=' + fmtMs(e.nowMs) + ' · tick ' + e.tick + ' ', title: e.at }));
       li.append(h('span', known ? { class: 'err-node', text: fullLabel(e.node), title: e.path + ' (' + e.type + '): show the node',
         onclick: () => { selectNode(e.node); focus(e.node, true); } }
         : { class: 'err-node gone', text: e.path, title: e.type + ' (not in the tree shown)' }));
+      if (n > 1) {
+        li.append(h('span', { class: 'err-rep', text: ' ×' + n,
+          title: n + ' times in a row, since tick ' + oldest.tick + ' (t=' + fmtMs(oldest.nowMs) + ')' }));
+      }
       li.append(h('div', { class: 'err-msg', text: e.message }));
       return li;
     }));
+  }
+
+  // groupErrors folds runs of the same error (the same node and message,
+  // one after the other: a node that errs on every tick) into one entry:
+  // e the newest of the run, n its length, oldest its first.
+  function groupErrors(errors) {
+    const out = [];
+    for (const e of errors) {
+      const g = out[out.length - 1];
+      if (g && g.e.node === e.node && g.e.path === e.path && g.e.message === e.message) {
+        g.n++;
+        g.oldest = e;
+      } else {
+        out.push({ e, n: 1, oldest: e });
+      }
+    }
+    return out;
   }
 
   // --- breakpoints --------------------------------------------------------

@@ -21,6 +21,14 @@ const (
 // memory, the observers of conditional aborts and the blackboard. Agents of
 // the same Tree share nothing mutable but the global blackboard scope.
 //
+// An Agent comes from NewAgent or Manager.Add. The zero Agent has no tree
+// and is inert rather than broken: Tick does nothing and returns Invalid;
+// Halt, Reset, Pause and Resume do nothing; Force, Unforce, Snapshot and
+// Restore return an error wrapping ErrNoTree; its Blackboard is usable, with
+// a global scope of its own. SetTree binds its first tree, keeping what the
+// blackboard holds: from then on it works as an agent NewAgent makes
+// without options.
+//
 // An Agent is not safe for concurrent use; a Manager ticks many agents in
 // parallel, each on one goroutine at a time.
 type Agent struct {
@@ -32,7 +40,7 @@ type Agent struct {
 	obs     []observer
 	tracer  Tracer
 	status  Status // the root's last result
-	paused  bool
+	active  bool   // has a tree and is not paused (false in a zero Agent: see Tick)
 	watched bool   // a watchdog is set (cold.budget > 0)
 	busy    bool   // in a tick or an agent operation: operations wait
 	npend   uint8  // operations waiting in pending
@@ -143,7 +151,7 @@ func NewAgent(t *Tree, opts ...AgentOption) *Agent {
 	if t == nil {
 		panic("arbor: NewAgent: nil tree (Compile's error was not checked?)")
 	}
-	a := &Agent{}
+	a := &Agent{active: true}
 	a.bb = Blackboard{keys: emptyKeys} // the global scope: WithGlobals, or its own below
 	a.ctx.agent = a
 	a.bind(t)
@@ -207,7 +215,8 @@ func (a *Agent) awake() {
 // are halted (their halt callbacks run, exactly once), the agent gets
 // fresh node state for t and the awake callbacks of t's user nodes run.
 // The blackboard, owner and options are kept; the next tick starts t
-// afresh. Called from inside the agent's tick it is an error.
+// afresh. Called from inside the agent's tick it is an error. A zero Agent
+// gets its first tree.
 func (a *Agent) SetTree(t *Tree) error {
 	if a.busy {
 		return fmt.Errorf("set tree of agent %d: called from inside its tick", a.id)
@@ -215,17 +224,46 @@ func (a *Agent) SetTree(t *Tree) error {
 	if t == nil {
 		return fmt.Errorf("set tree of agent %d: nil tree", a.id)
 	}
-	a.Halt()
+	if a.tree == nil {
+		a.bindFirst()
+	} else {
+		a.Halt()
+	}
 	a.bind(t)
 	a.awake()
 	return nil
 }
 
-// Tree returns the compiled tree the agent runs.
+// bindFirst readies a zero Agent for its first tree as NewAgent readies a
+// new one; SetTree then binds the tree.
+func (a *Agent) bindFirst() {
+	if a.bb.keys == nil {
+		a.initBlackboard()
+	}
+	a.ctx.agent = a
+	a.active = true
+}
+
+// initBlackboard gives a zero Agent the blackboard NewAgent gives an agent
+// without options: no tree keys, a global scope of its own. It is kept out
+// of Blackboard, which sensing code calls before every tick, so that
+// Blackboard stays small.
+//
+//go:noinline
+func (a *Agent) initBlackboard() {
+	a.bb.keys, a.bb.global = emptyKeys, NewGlobals()
+}
+
+// Tree returns the compiled tree the agent runs (nil for a zero Agent).
 func (a *Agent) Tree() *Tree { return a.tree }
 
 // Blackboard returns the agent's blackboard.
-func (a *Agent) Blackboard() *Blackboard { return &a.bb }
+func (a *Agent) Blackboard() *Blackboard {
+	if a.bb.keys == nil {
+		a.initBlackboard() // a zero Agent's, on first use
+	}
+	return &a.bb
+}
 
 // Owner returns the agent's owner object (see WithOwner).
 func (a *Agent) Owner() any { return a.owner }
@@ -244,8 +282,9 @@ func (a *Agent) Now() time.Duration { return time.Duration(a.bb.now) }
 // first).
 func (a *Agent) Status() Status { return a.status }
 
-// Paused reports whether the agent is paused.
-func (a *Agent) Paused() bool { return a.paused }
+// Paused reports whether the agent is paused (never for a zero Agent,
+// which Pause does not pause).
+func (a *Agent) Paused() bool { return !a.active && a.tree != nil }
 
 // Tracer returns the agent's tracer (nil when none), so that tools can
 // chain to it.
@@ -275,9 +314,13 @@ func (a *Agent) Running(id int) bool { return uint(id) < uint(len(a.st)) && a.st
 // result. A paused agent is not ticked: Tick returns its last result. Time
 // should not go backwards; durations are measured on this clock. Called
 // from a callback of the agent's own tick or operation, Tick does nothing
-// and reports ErrReentrantTick.
+// and reports ErrReentrantTick. A zero Agent's Tick does nothing and
+// returns Invalid.
 func (a *Agent) Tick(now time.Duration) Status {
-	if a.paused || a.busy {
+	// Paused or busy. A zero Agent is not active either, so that this one
+	// test covers it at no cost to the ticks of other agents; its status
+	// is Invalid.
+	if !a.active || a.busy {
 		if a.busy {
 			// From a callback of the agent's own tick or operation.
 			a.report(a.node, ErrReentrantTick)
@@ -357,7 +400,7 @@ func (a *Agent) runPending() {
 // agent's current time. Called from inside the agent's own tick (or from a
 // callback of another operation), it takes effect right after it.
 func (a *Agent) Halt() {
-	if a.wait(opHalt) {
+	if a.tree == nil || a.wait(opHalt) {
 		return
 	}
 	a.busy = true
@@ -370,7 +413,7 @@ func (a *Agent) Halt() {
 // that lives over the agent's life (Limiter counts, RunOnce results,
 // Cooldown times...). The blackboard is kept.
 func (a *Agent) Reset() {
-	if a.wait(opReset) {
+	if a.tree == nil || a.wait(opReset) {
 		return
 	}
 	a.busy = true
@@ -392,24 +435,25 @@ func (a *Agent) Reset() {
 }
 
 // Pause stops the agent: Tick does nothing until Resume. Running user
-// nodes get their pause callback, in tree order.
+// nodes get their pause callback, in tree order. A zero Agent is not
+// paused.
 func (a *Agent) Pause() {
-	if a.wait(opPause) || a.paused {
+	if a.wait(opPause) || !a.active { // already paused, or no tree
 		return
 	}
 	a.busy = true
-	a.paused = true
+	a.active = false
 	a.notifyPause(true)
 	a.done()
 }
 
 // Resume undoes Pause; running user nodes get their pause(false) callback.
 func (a *Agent) Resume() {
-	if a.wait(opResume) || !a.paused {
+	if a.wait(opResume) || a.active || a.tree == nil {
 		return
 	}
 	a.busy = true
-	a.paused = false
+	a.active = true
 	a.notifyPause(false)
 	a.done()
 }

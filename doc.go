@@ -17,6 +17,9 @@
 //	agent := arbor.NewAgent(tree, arbor.WithOwner(npc))
 //	status := agent.Tick(now) // now: game time, a time.Duration
 //
+// An Agent comes from NewAgent or Manager.Add: the zero Agent has no tree
+// and does nothing (Tick returns Invalid) until SetTree binds one.
+//
 // Ticking is a loop over those arrays with a switch on the node kind; it
 // does not allocate. Time is the caller's integer game clock: the semantics never
 // read the wall clock (only diagnostics do: WithWatchdog, and the rate limit
@@ -73,7 +76,8 @@
 // tick the global scope is read-only: each agent sees it as it was when
 // the tick began plus its own writes, and the writes are applied in
 // ascending agent id order afterwards, so results do not depend on the
-// number of workers.
+// number of workers. The zero Manager is ready to use, as NewManager()
+// makes it.
 //
 // # Snapshots and hot reload
 //

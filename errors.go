@@ -87,6 +87,11 @@ func (l *errList) err() error {
 // agent's last result.
 var ErrReentrantTick = errors.New("nested tick: Agent.Tick called from inside the agent's own tick or operation was ignored")
 
+// ErrNoTree is wrapped by the errors of the Agent methods that need a tree
+// (Force, Unforce, Snapshot, Restore) when called on a zero Agent, which
+// has none until SetTree binds one.
+var ErrNoTree = errors.New("the agent has no tree (a zero Agent: bind one with SetTree)")
+
 // NodeError is an error raised while ticking a node: a wrong blackboard
 // type, a missing "{key}", an error returned by or a panic in user code. The
 // node failed (or, in end/halt/pause callbacks, is idle anyway); the agent

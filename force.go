@@ -98,6 +98,8 @@ func (a *Agent) Forced(id int) Status {
 // forceable checks Force's and Unforce's common preconditions.
 func (a *Agent) forceable(id int) error {
 	switch {
+	case a.tree == nil:
+		return ErrNoTree
 	case a.busy:
 		return fmt.Errorf("called from inside its tick")
 	case id < 0 || id >= len(a.tree.nodes):

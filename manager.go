@@ -23,6 +23,9 @@ import (
 // ticks (from the goroutine that calls Tick). Stop and Close called during
 // a tick (from a node, say) take effect when the tick ends; a Tick called
 // during a tick of the same manager does nothing and logs an error.
+//
+// The zero value is an empty manager ready to use, as NewManager() makes it:
+// GOMAXPROCS workers and a global scope of its own.
 type Manager struct {
 	agents  []*Agent // ascending id
 	globals *Globals
@@ -61,22 +64,42 @@ func WithManagerErrorHandler(h func(*NodeError)) ManagerOption {
 
 // NewManager returns an empty manager with its own global scope.
 func NewManager(opts ...ManagerOption) *Manager {
-	m := &Manager{globals: NewGlobals(), workers: runtime.GOMAXPROCS(0)}
+	m := &Manager{}
+	m.lazyInit()
 	for _, o := range opts {
 		o(m)
 	}
 	return m
 }
 
+// lazyInit gives a zero Manager, on first use, what NewManager gives: a
+// global scope and GOMAXPROCS workers. Globals, Workers, Add, TickWith (one
+// branch per tick, none per agent), Snapshot and Restore call it. The other
+// methods find in a zero Manager what an empty one holds (no agents, no
+// pool) and do not: Stop and Close in particular may be called from a node
+// during a tick, on a worker goroutine, where they touch only atomics.
+func (m *Manager) lazyInit() {
+	if m.globals == nil {
+		m.globals, m.workers = NewGlobals(), runtime.GOMAXPROCS(0)
+	}
+}
+
 // Globals returns the global blackboard scope the manager's agents share.
-func (m *Manager) Globals() *Globals { return m.globals }
+func (m *Manager) Globals() *Globals {
+	m.lazyInit()
+	return m.globals
+}
 
 // Workers returns the number of worker goroutines.
-func (m *Manager) Workers() int { return m.workers }
+func (m *Manager) Workers() int {
+	m.lazyInit()
+	return m.workers
+}
 
 // Add creates an agent running t, with the manager's global scope, and
 // returns it. Ids are assigned in increasing order.
 func (m *Manager) Add(t *Tree, opts ...AgentOption) *Agent {
+	m.lazyInit()
 	all := make([]AgentOption, 0, len(opts)+3)
 	all = append(all, WithGlobals(m.globals), WithID(m.nextID))
 	if m.errs != nil {
@@ -206,6 +229,7 @@ func (m *Manager) TickWith(now time.Duration, before func(*Agent)) {
 		}
 		return
 	}
+	m.lazyInit()
 	m.globals.ticking = true
 	defer m.endTick()
 	if m.workers <= 1 || len(m.agents) <= chunk {
@@ -323,7 +347,7 @@ func (p *workerPool) run(agents []*Agent, now time.Duration, before func(*Agent)
 // notes those with pending global writes in dirty.
 func tickAgents(agents []*Agent, now time.Duration, before func(*Agent), dirty *[]*Agent) {
 	for _, a := range agents {
-		if a.paused {
+		if !a.active { // paused
 			continue
 		}
 		if before != nil {

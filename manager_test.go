@@ -14,9 +14,16 @@ import (
 // and returns every agent's status history.
 func runManager(t *testing.T, workers, n, ticks int) [][]arbor.Status {
 	t.Helper()
-	tree := benchGuardTree(t)
 	m := arbor.NewManager(arbor.WithWorkers(workers))
 	defer m.Close()
+	return runGuards(t, m, n, ticks)
+}
+
+// runGuards adds n guard agents to m, ticks them for ticks ticks and
+// returns every agent's status history.
+func runGuards(t *testing.T, m *arbor.Manager, n, ticks int) [][]arbor.Status {
+	t.Helper()
+	tree := benchGuardTree(t)
 	seeds := make([]uint64, n)
 	for i := 0; i < n; i++ {
 		m.Add(tree)

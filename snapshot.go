@@ -380,6 +380,9 @@ func readTable(r *snapReader, global bool, put func(id int32, s slot)) {
 // implement encoding.BinaryMarshaler and BinaryUnmarshaler; blackboard
 // values of user types need a codec (RegisterCodec).
 func (a *Agent) Snapshot() ([]byte, error) {
+	if a.tree == nil {
+		return nil, fmt.Errorf("snapshot of agent %d: %w", a.id, ErrNoTree)
+	}
 	if a.busy {
 		return nil, fmt.Errorf("snapshot of agent %d: taken inside its tick", a.id)
 	}
@@ -389,7 +392,7 @@ func (a *Agent) Snapshot() ([]byte, error) {
 	w.str(a.tree.Fingerprint())
 	w.varint(a.bb.now)
 	w.byte1(byte(a.status))
-	w.boolean(a.paused)
+	w.boolean(!a.active) // paused
 	w.bytes(a.snapState())
 	w.uvarint(uint64(len(a.mem)))
 	for _, x := range a.mem {
@@ -466,6 +469,9 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 	var o restoreOptions
 	for _, f := range opts {
 		f(&o)
+	}
+	if a.tree == nil {
+		return fmt.Errorf("restore agent %d: %w", a.id, ErrNoTree)
 	}
 	if a.busy {
 		return fmt.Errorf("restore agent %d: called inside its tick", a.id)
@@ -556,7 +562,7 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 			a.coldPart().obsSeq = obsSeq
 		}
 		a.status = status
-		a.paused = paused
+		a.active = !paused
 	} else {
 		a.Reset() // the tree starts afresh
 	}
@@ -623,6 +629,7 @@ func lifeWords(k kind) int32 {
 // Snapshot writes the global scope and then every agent (its id, tree
 // name and snapshot), streamed through w. Take it between ticks.
 func (m *Manager) Snapshot(w io.Writer) error {
+	m.lazyInit()
 	bw := bufio.NewWriter(w)
 	sw := &snapWriter{}
 	sw.buf = append(sw.buf, managerMagic...)
@@ -670,6 +677,7 @@ func (m *Manager) RestoreKeepingBlackboards(r io.Reader, trees map[string]*Tree,
 }
 
 func (m *Manager) restore(r io.Reader, trees map[string]*Tree, ropts []RestoreOption, opts []AgentOption) error {
+	m.lazyInit()
 	if len(m.agents) != 0 {
 		return fmt.Errorf("restore manager: the manager already has %d agents", len(m.agents))
 	}

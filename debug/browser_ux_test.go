@@ -23,8 +23,19 @@ import (
 // after 150 ms, as a person clicks, while the page goes on updating.
 func slowClick(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
+	// The element may be missing for an update (a list redrawn, a tick in
+	// which nothing runs): its place is asked again.
 	var at []float64
-	bt.Run(t, ctx, chromedp.Evaluate(`(() => { const r = document.querySelector(`+strconv.Quote(sel)+`).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &at))
+	for deadline := time.Now().Add(5 * time.Second); len(at) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("no element %s to click", sel)
+		}
+		bt.Run(t, ctx, chromedp.Evaluate(`(() => { const e = document.querySelector(`+strconv.Quote(sel)+`); if (!e) return [];
+			const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &at))
+		if len(at) == 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 	bt.Run(t, ctx,
 		input.DispatchMouseEvent(input.MouseMoved, at[0], at[1]),
 		input.DispatchMouseEvent(input.MousePressed, at[0], at[1]).WithButton(input.Left).WithClickCount(1),

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/arborbt/arbor"
 	bt "github.com/arborbt/arbor/internal/browsertest"
 )
 
@@ -117,6 +118,21 @@ func checkFold(t *testing.T, ctx context.Context, base string, mode *atomic.Int3
 	})()`, patrol), 5*time.Second)
 	bt.Wait(t, ctx, "idle branches collapsed", fmt.Sprintf(`%s === 59 && document.querySelectorAll('#tree g.fold.folded').length === 53 && %s === '−'`, count, pill(patrol)), 5*time.Second)
 	bt.Screenshot(t, ctx, "fold-idle-1024.png", artifacts)
+	// A hidden node's force and breakpoint are marked on the collapsed
+	// node that hides it (the first attack branch's Attack, forced to
+	// failure: the branch runs on as before).
+	hit := d.Nodes[attack].Children[2]
+	control(t, base, "POST", "/api/agents/0/forces", fmt.Sprintf(`{"node": %d, "status": "failure"}`, hit))
+	control(t, base, "POST", "/api/agents/0/breakpoints", fmt.Sprintf(`{"node": %d, "on": ["start"]}`, hit))
+	bt.Wait(t, ctx, "marks on the collapsed node", fmt.Sprintf(`(() => {
+		const f = document.querySelector('#tree .force-mark[data-node="%[1]d"]'), b = document.querySelector('#tree .bp-dot[data-node="%[1]d"]');
+		const at = document.querySelector('#tree g.node[data-id="%[2]d"]').getBoundingClientRect();
+		const fr = f && f.getBoundingClientRect();
+		return !!f && !!b && f.textContent.includes('hidden in') && b.textContent.includes('hidden in') &&
+			fr.left < at.right && fr.right > at.left && fr.top < at.bottom && fr.bottom > at.top;
+	})()`, hit, attack), 5*time.Second)
+	control(t, base, "DELETE", "/api/agents/0/forces", "")
+	control(t, base, "DELETE", "/api/agents/0/breakpoints", "")
 	// The hidden flee branch runs: its collapsed node says so.
 	mode.Store(modeFlee)
 	bt.Wait(t, ctx, "hidden running branch marked", fmt.Sprintf(`document.querySelector('#tree g.node[data-id="%d"]').classList.contains('inner-running') && %s === '+2'`, flee, pill(flee)), 5*time.Second)
@@ -216,4 +232,85 @@ func checkTreeKeys(t *testing.T, ctx context.Context, base string) {
 		t.Errorf("a click on the tree focused %q", id)
 	}
 	bt.Wait(t, ctx, "← after a click: history", `document.querySelector('#tl-label').textContent.startsWith('history · record')`, 5*time.Second)
+}
+
+// checkFoldAcrossReload checks that collapsed nodes are known by what they
+// are, not where: a hot reload to a tree of the same name with a branch
+// inserted before them keeps the same nodes collapsed, and not the new one.
+func checkFoldAcrossReload(t *testing.T, ctx context.Context, base string, s *Session) {
+	branch := func(name string) *arbor.Node {
+		return arbor.Sequence(arbor.WaitTicks(1), arbor.WaitTicks(1)).Named(name)
+	}
+	compile := func(kids ...*arbor.Node) *arbor.Tree {
+		tree, err := arbor.Compile(&arbor.Document{Main: "Folds", Trees: map[string]*arbor.Node{"Folds": arbor.Selector(kids...)}}, arbor.NewRegistry())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tree
+	}
+	before, after := compile(branch("a"), branch("b")), compile(branch("z"), branch("a"), branch("b"))
+	var id int
+	s.Do(func(m *arbor.Manager) { id = m.Add(before).ID() })
+	defer s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(id)) })
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d", base, id)))
+	bt.Wait(t, ctx, "the tree shown", `document.querySelectorAll('#tree g.node').length === 7`, 10*time.Second)
+	// collapsed lists the labels of the collapsed nodes.
+	collapsed := `Array.from(document.querySelectorAll('#tree g.fold.folded')).map((f) => f.closest('g.node').querySelector('text.lbl').textContent).join(',')`
+	bt.Run(t, ctx, chromedp.Evaluate(`(() => { const g = Array.from(document.querySelectorAll('#tree g.node')).find((g) => g.querySelector('text.lbl').textContent === 'b');
+		const r = g.querySelector('g.fold rect').getBoundingClientRect();
+		document.querySelector('#tree').dispatchEvent(new PointerEvent('pointerdown', { clientX: r.x + 3, clientY: r.y + 3, pointerId: 1, bubbles: true }));
+		document.querySelector('#tree').dispatchEvent(new PointerEvent('pointerup', { clientX: r.x + 3, clientY: r.y + 3, pointerId: 1, bubbles: true }));
+	})()`, nil))
+	bt.Wait(t, ctx, "b collapsed", collapsed+` === 'b'`, 5*time.Second)
+	s.Do(func(m *arbor.Manager) {
+		if n := m.Reload(before, after); n != 1 {
+			t.Errorf("reload moved %d agents, want 1", n)
+		}
+	})
+	bt.Wait(t, ctx, "the new tree drawn, b still collapsed", `Array.from(document.querySelectorAll('#tree text.lbl')).some((e) => e.textContent === 'z') && `+collapsed+` === 'b'`, 10*time.Second)
+}
+
+// checkListKeys checks the agent list from the keyboard: one stop of the
+// Tab key, the arrows move the focus, which stays on its entry when the
+// list is redrawn (the blinker's status changes every tick).
+func checkListKeys(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=0"))
+	bt.Wait(t, ctx, "the list", `document.querySelectorAll('#agent-list li[data-id]').length >= 3 && !!document.querySelector('#agent-list li.sel')`, 10*time.Second)
+	if n := bt.Eval[int](t, ctx, `Array.from(document.querySelectorAll('#agent-list li')).filter((li) => li.tabIndex === 0).length`); n != 1 {
+		t.Errorf("%d entries of the agent list are Tab stops, want 1", n)
+	}
+	focused := `(document.activeElement.closest && document.activeElement.closest('#agent-list li') || {dataset: {}}).dataset.id`
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#agent-list li[tabindex="0"]').focus()`, nil))
+	bt.Wait(t, ctx, "agent 0's entry focused", focused+` === '0'`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown))
+	bt.Wait(t, ctx, "↓ ↓: agent 2's entry", focused+` === '2'`, 5*time.Second)
+	time.Sleep(3500 * time.Millisecond) // two refreshes of the list
+	if id := bt.Eval[string](t, ctx, focused); id != "2" {
+		t.Errorf("after the list's refreshes the focus is on %q, want agent 2's entry", id)
+	}
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.Enter))
+	bt.Wait(t, ctx, "Enter opens agent 2", `document.querySelector('#agent-title').textContent.startsWith('Agent #2 ')`, 5*time.Second)
+}
+
+// checkFindCollapsed checks the finder when its matches are hidden: Enter
+// shows them one after the other, in order, expanding what hides them.
+func checkFindCollapsed(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=0"))
+	bt.Wait(t, ctx, "the wide tree shown", `document.querySelectorAll('#tree g.node').length === 216`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-fold-idle", chromedp.ByID))
+	bt.Wait(t, ctx, "collapsed", `document.querySelectorAll('#tree g.node').length < 100`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.SetValue("#node-find", "", chromedp.ByID), chromedp.SendKeys("#node-find", "Attack", chromedp.ByID))
+	// The 51 attack branches and their Attack actions.
+	bt.Wait(t, ctx, "matches counted", `document.querySelector('#node-find-count').textContent === '102'`, 5*time.Second)
+	var last int
+	for k := 1; k <= 4; k++ {
+		bt.Run(t, ctx, chromedp.SendKeys("#node-find", kb.Enter, chromedp.ByID))
+		bt.Wait(t, ctx, "next match", fmt.Sprintf(`document.querySelector('#node-find-count').textContent === '%d/102' && !!document.querySelector('#tree g.node.selected')`, k), 5*time.Second)
+		id := bt.Eval[int](t, ctx, `Number(document.querySelector('#tree g.node.selected').dataset.id)`)
+		if id <= last {
+			t.Errorf("match %d is node %d, after node %d", k, id, last)
+		}
+		last = id
+	}
+	bt.Run(t, ctx, chromedp.SendKeys("#node-find", kb.Escape, chromedp.ByID), chromedp.Click("#btn-unfold", chromedp.ByID))
 }

@@ -235,6 +235,8 @@
     $('#more').hidden = data.agents.length >= data.matches;
     const ul = $('#agent-list');
     const kept = new Map(Array.from(ul.children, (li) => [li.dataset.key, li]));
+    // The entry with the keyboard focus keeps it when it is redrawn.
+    const focused = document.activeElement && document.activeElement.parentElement === ul ? document.activeElement.dataset.id : null;
     const items = data.agents.map((a) => {
       const key = JSON.stringify([a.id, a.paused, a.status, a.label, a.treeName, a.watched, a.errors || 0]);
       const li = kept.get(key) || agentItem(a, a.watched ? h('span', { class: 'eye', text: '◉', title: 'watched' }) : null);
@@ -243,6 +245,48 @@
       return li;
     });
     if (items.length !== ul.children.length || items.some((li, i) => ul.children[i] !== li)) ul.replaceChildren(...items);
+    rovingTab(ul, focused);
+  }
+
+  // rovingTab makes the agent list one stop of the Tab key: the entry
+  // focused (id focused, if any), else the open agent's, else the first,
+  // is the one Tab reaches; the arrow keys move in the list
+  // (setupAgentListKeys). The entry focused before a redraw gets the focus
+  // back.
+  function rovingTab(ul, focused) {
+    const items = Array.from(ul.children).filter((li) => li.dataset.id != null);
+    const stop = items.find((li) => li.dataset.id === focused) || items.find((li) => li.classList.contains('sel')) || items[0];
+    for (const li of items) li.tabIndex = li === stop ? 0 : -1;
+    if (focused != null && stop && stop.dataset.id === focused && document.activeElement !== stop) stop.focus();
+  }
+
+  // setupAgentListKeys: in the agent list, ↑ and ↓ (Home, End) move the
+  // focus between the entries; Enter or Space opens the one focused.
+  function setupAgentListKeys() {
+    const ul = $('#agent-list');
+    ul.addEventListener('keydown', (e) => {
+      const li = e.target.closest('li[data-id]');
+      if (!li || e.ctrlKey || e.metaKey || e.altKey) return;
+      const items = Array.from(ul.querySelectorAll('li[data-id]'));
+      let k = items.indexOf(li);
+      switch (e.key) {
+        case 'Enter':
+        case ' ':
+          openAgent(Number(li.dataset.id));
+          break;
+        case 'ArrowDown': k = Math.min(items.length - 1, k + 1); break;
+        case 'ArrowUp': k = Math.max(0, k - 1); break;
+        case 'Home': k = 0; break;
+        case 'End': k = items.length - 1; break;
+        default: return;
+      }
+      e.preventDefault();
+      e.stopPropagation(); // not the page's keys (Space pauses, End goes live)
+      if (items[k] && items[k] !== li) {
+        for (const x of items) x.tabIndex = x === items[k] ? 0 : -1;
+        items[k].focus();
+      }
+    });
   }
 
   // errCount is an error count in at most 4 characters, as the badges show it.
@@ -253,15 +297,9 @@
   // agentItem is an agent's entry in the list; mark follows its label.
   function agentItem(a, mark) {
     const st = a.paused ? 'paused' : a.status;
-    // Focusable: Tab reaches the entries, Enter or Space opens one.
-    const onkeydown = (e) => {
-      if (e.key !== 'Enter' && e.key !== ' ') return;
-      e.preventDefault();
-      e.stopPropagation();
-      openAgent(a.id);
-    };
+    // Focusable (see rovingTab): Enter or Space opens it.
     return h('li', { 'data-id': a.id, class: 'agent-item' + (a.id === S.agentId ? ' sel' : ''), title: a.treeName + ' · ' + st,
-      tabindex: 0, role: 'button', onclick: () => openAgent(a.id), onkeydown },
+      tabindex: -1, role: 'button', onclick: () => openAgent(a.id) },
       h('span', { class: 'dot ' + st }),
       h('span', { class: 'aid', text: '#' + a.id }),
       h('span', { class: 'alabel', text: a.label || a.treeName }),
@@ -374,7 +412,32 @@
     t.height = height;
   }
 
-  // foldsOf is the set of collapsed node paths of the tree shown.
+  // foldKeys gives each node of t a key that names it by content, not by
+  // position, so that collapsed nodes stay the same nodes when a hot
+  // reload inserts or removes others: the types and names from the root
+  // down, each with its rank among the siblings of the same type and name.
+  function foldKeys(t) {
+    if (t.foldKeys) return t.foldKeys;
+    const keys = [];
+    const walk = (i, prefix) => {
+      const n = t.nodes[i];
+      keys[i] = prefix;
+      const seen = new Map();
+      for (const c of drawKids(n)) {
+        const k = t.nodes[c];
+        const base = (c === n.guard ? 'guard:' : '') + k.type + ':' + (k.name || '');
+        const rank = seen.get(base) || 0;
+        seen.set(base, rank + 1);
+        walk(c, prefix + '/' + base + '#' + rank);
+      }
+    };
+    if (t.nodes.length) walk(0, t.nodes[0].type + ':' + (t.nodes[0].name || ''));
+    t.foldKeys = keys;
+    return keys;
+  }
+
+  // foldsOf is the set of the collapsed nodes' keys (foldKeys) of trees of
+  // t's name.
   function foldsOf(t) {
     if (!S.folds.has(t.name)) S.folds.set(t.name, new Set());
     return S.folds.get(t.name);
@@ -397,8 +460,9 @@
     const NH = NODE_H;
     // Depths, for indentation in the statistics table; the nodes each
     // collapsed node hides.
-    const paths = foldsOf(t);
-    S.folded = new Set(t.nodes.filter((n) => n.children.length + (n.guard >= 0 ? 1 : 0) > 0 && paths.has(n.path)).map((n) => n.id));
+    const folds = foldsOf(t);
+    const keys = foldKeys(t);
+    S.folded = new Set(t.nodes.filter((n) => drawKids(n).length > 0 && folds.has(keys[n.id])).map((n) => n.id));
     S.hiddenIn = new Map();
     const walk = (i, d, hider) => {
       S.depth[i] = d;
@@ -457,7 +521,7 @@
       nodes.append(g);
       S.nodeEls[n.id] = g;
     }
-    findNodes(S.find.q);
+    findNodes(S.find.q, true);
   }
 
   // foldButton is the control at the bottom of a node with children: −
@@ -490,9 +554,10 @@
   // the tree again. The node anchor stays where it is on the screen.
   function setFolds(ids, anchor) {
     const t = S.tree;
-    const paths = foldsOf(t);
-    paths.clear();
-    for (const i of ids) paths.add(t.nodes[i].path);
+    const folds = foldsOf(t);
+    const keys = foldKeys(t);
+    folds.clear();
+    for (const i of ids) folds.add(keys[i]);
     const a = t.nodes[anchor >= 0 && anchor < t.nodes.length ? anchor : 0];
     const before = { x: a.x, y: a.y };
     drawTree();
@@ -527,8 +592,9 @@
     let lastInput = 'pointer';
     document.addEventListener('keydown', () => { lastInput = 'key'; }, true);
     document.addEventListener('pointerdown', () => { lastInput = 'pointer'; }, true);
+    // A click in the tree focused from the keyboard leaves it so (its
+    // focus ring stays too).
     svg.addEventListener('focus', () => { keyFocus = lastInput === 'key'; });
-    svg.addEventListener('pointerdown', () => { keyFocus = false; });
     svg.addEventListener('keydown', (e) => {
       const t = S.tree;
       // Focused by a click, the page's own keys apply: ← and → step
@@ -556,7 +622,8 @@
           break;
         }
         case 'Enter':
-          if (sel >= 0 && drawKids(t.nodes[sel]).length) toggleFold(sel);
+          if (sel < 0) next = 0;
+          else if (drawKids(t.nodes[sel]).length) toggleFold(sel);
           break;
         default: return;
       }
@@ -618,17 +685,20 @@
 
   // findNodes marks the nodes whose label, type, parameters or path
   // contain q (any case) and counts them; the next findNext shows the
-  // first.
-  function findNodes(q) {
+  // first. again: the tree was drawn again (collapsed or expanded), and
+  // the match shown stays the one findNext goes on from.
+  function findNodes(q, again) {
     const want = q.trim().toLowerCase();
     const t = S.tree;
+    const was = again && S.find.q === q && S.find.at >= 0 ? S.find.matches[S.find.at] : -1;
     S.find = { q, matches: [], at: -1 };
     if (want && t) {
       S.find.matches = t.nodes.filter((n) => [n.label, n.type, n.sub || '', n.path || '', n.params ? JSON.stringify(n.params) : '']
         .some((x) => x.toLowerCase().includes(want))).map((n) => n.id);
     }
+    if (was >= 0) S.find.at = S.find.matches.indexOf(was);
     const set = new Set(S.find.matches);
-    S.nodeEls.forEach((g, i) => g.classList.toggle('match', set.has(i)));
+    S.nodeEls.forEach((g, i) => g.classList.toggle('match', set.has(i) || (S.hiddenIn.get(i) || []).some((j) => set.has(j))));
     showFindCount();
   }
 
@@ -692,8 +762,14 @@
       if (i === S.breakNode) cls += ' breakhit';
       if (found.has(i)) cls += ' match';
       if (errs.has(i)) cls += ' errored';
+      // A collapsed node carries the marks of the nodes it hides.
       const hidden = S.hiddenIn.get(i);
-      if (hidden && hidden.some((j) => (letters[j] || '.').toLowerCase() === 'r')) cls += ' inner-running';
+      if (hidden) {
+        if (hidden.some((j) => (letters[j] || '.').toLowerCase() === 'r')) cls += ' inner-running';
+        if (!errs.has(i) && hidden.some((j) => errs.has(j))) cls += ' errored';
+        if (!found.has(i) && hidden.some((j) => found.has(j))) cls += ' match';
+        if (hidden.includes(S.breakNode)) cls += ' breakhit';
+      }
       // Only what changed is written: an unchanged attribute would still
       // make the browser restyle the node.
       if (g.getAttribute('class') !== cls) g.setAttribute('class', cls);
@@ -793,7 +869,13 @@
     const m = Math.min(24, W / 10);
     const x0 = v.x + (n.x - n.w / 2) * v.k;
     const y0 = v.y + n.y * v.k;
-    return x0 >= m && x0 + n.w * v.k <= W - m && y0 >= 0 && y0 + 40 * v.k <= H - 30;
+    const x1 = x0 + n.w * v.k;
+    const y1 = y0 + NODE_H * v.k;
+    // The view's buttons (top right, 8 px from the corner) hide what is
+    // under them.
+    const [cw, ch] = sizeOf($('#view-controls'));
+    const underButtons = x1 > W - 8 - cw && y0 < 8 + ch;
+    return x0 >= m && x1 <= W - m && y0 >= 0 && y1 <= H - 30 && !underButtons;
   }
 
   function setFollow(on) {
@@ -1291,6 +1373,7 @@
     S.hit = at;
     // A new hit: show its tick (the newest) and its node.
     if (isNew && !S.live && !S.rec) setLive(true);
+    if (isNew) reveal(at.node);
     renderHit(true);
     if (isNew) focus(at.node, true);
   }
@@ -1316,14 +1399,21 @@
     const key = JSON.stringify(bps.map((b) => [b.node, b.on]));
     if (!S.tree || !S.bpLayer || key === S.bpKey) return;
     S.bpKey = key;
-    S.bpLayer.replaceChildren(...bps.filter((b) => b.node < S.tree.nodes.length && S.tree.nodes[b.node].shown).map((b) => {
-      const n = S.tree.nodes[b.node];
+    // A hidden node's mark is on the collapsed node that hides it.
+    S.bpLayer.replaceChildren(...bps.filter((b) => b.node < S.tree.nodes.length).map((b) => {
+      const n = S.tree.nodes[shownAt(b.node)];
       const dot = s('circle', { class: 'bp-dot', 'data-node': b.node, cx: n.x - n.w / 2, cy: n.y + 20, r: 6 });
       const title = s('title');
-      title.textContent = 'breakpoint: ' + b.on.join(', ');
+      title.textContent = hiddenNote(b.node) + 'breakpoint: ' + b.on.join(', ');
       dot.append(title);
       return dot;
     }));
+  }
+
+  // hiddenNote names a node hidden in a collapsed node, for the tooltip of
+  // its mark there ('' for a node shown).
+  function hiddenNote(id) {
+    return S.tree.nodes[id].shown ? '' : fullLabel(id) + ' (hidden in ' + fullLabel(shownAt(id)) + '): ';
   }
 
   function breakpointsOf(id) {
@@ -1425,12 +1515,13 @@
     const key = JSON.stringify(fs.map((f) => [f.node, f.status]));
     if (!S.tree || !S.forceLayer || key === S.forceKey) return;
     S.forceKey = key;
-    S.forceLayer.replaceChildren(...fs.filter((f) => f.node < S.tree.nodes.length && S.tree.nodes[f.node].shown).map((f) => {
-      const n = S.tree.nodes[f.node];
+    // A hidden node's mark is on the collapsed node that hides it.
+    S.forceLayer.replaceChildren(...fs.filter((f) => f.node < S.tree.nodes.length).map((f) => {
+      const n = S.tree.nodes[shownAt(f.node)];
       const x0 = n.x - n.w / 2;
       const g = s('g', { class: 'force-mark', 'data-node': f.node, 'data-status': f.status });
       const title = s('title');
-      title.textContent = 'forced to ' + f.status + ': the node is not run; ticked, it returns ' + f.status;
+      title.textContent = hiddenNote(f.node) + 'forced to ' + f.status + ': the node is not run; ticked, it returns ' + f.status;
       const bx = x0 + n.w - 30; // the badge: 28 × 15, over the corner
       const by = n.y - 13;
       g.append(title,
@@ -1822,11 +1913,11 @@
       const marks = t[6] || 0;
       if (marks & MARK_HALTED) {
         ctx.fillStyle = '#4b5563';
-        ctx.fillRect(i * bw, 4, Math.max(2, w), 3);
+        ctx.fillRect(i * bw, 4, w, 4);
       }
       if (marks & MARK_ERROR) {
         ctx.fillStyle = '#b3261e';
-        ctx.fillRect(i * bw, 0, Math.max(2, w), 4);
+        ctx.fillRect(i * bw, 0, w, 4);
       }
     });
     if (S.shown) {
@@ -1839,13 +1930,13 @@
   }
 
   // stripAt is the timeline record under x (pixels from the strip's
-  // left), or null.
+  // left), or null: none yet there (the history is not full).
   function stripAt(x) {
     const tl = S.timeline;
     if (!tl.length) return null;
     const bw = $('#tl-strip').clientWidth / Math.max(historyLen(), tl.length);
-    const i = Math.min(tl.length - 1, Math.floor(x / bw));
-    return i >= 0 ? tl[i] : null;
+    const i = Math.floor(x / bw);
+    return i >= 0 && i < tl.length ? tl[i] : null;
   }
 
   // syncRange makes the slider offer the records of the strip (the
@@ -1934,8 +2025,16 @@
   function setupKeys() {
     document.addEventListener('keydown', (e) => {
       const el = document.activeElement;
-      if (e.ctrlKey || e.metaKey || e.altKey || $('#agent-view').hidden || !S.latest ||
+      if (e.ctrlKey || e.metaKey || e.altKey || $('#agent-view').hidden ||
         (el && (el.closest('input, textarea, select, button, a') || el.isContentEditable))) return;
+      // Collapsing needs a tree only; the others a history.
+      const fold = { c: foldIdle, e: unfoldAll }[e.key.toLowerCase()];
+      if (fold && S.tree) {
+        fold();
+        e.preventDefault();
+        return;
+      }
+      if (!S.latest) return;
       switch (e.key) {
         case 'ArrowLeft': scrubTo(shownSeq() - 1); break;
         case 'ArrowRight': scrubTo(shownSeq() + 1); break;
@@ -1948,8 +2047,6 @@
           if (!canControl()) return;
           control('step');
           break;
-        case 'c': foldIdle(); break;
-        case 'e': unfoldAll(); break;
         default: return;
       }
       e.preventDefault();
@@ -1969,16 +2066,18 @@
     $('#btn-prev').onclick = () => scrubTo(shownSeq() - 1);
     $('#btn-next').onclick = () => scrubTo(shownSeq() + 1);
     const strip = $('#tl-strip');
+    // A click shows the record under it; past the newest, the live tick.
     strip.addEventListener('click', (e) => {
       const t = stripAt(e.offsetX);
       if (t) scrubTo(t[0]);
+      else if (S.timeline.length) setLive(true);
     });
     // The record under the pointer, in the strip's tooltip.
     strip.addEventListener('mousemove', (e) => {
       const t = stripAt(e.offsetX);
       const names = { r: 'running', s: 'success', f: 'failure' };
       const marks = t ? t[6] || 0 : 0;
-      const title = !t ? '' : 'record ' + t[0] + ' · tick ' + t[1] + ' · t=' + fmtMs(t[2]) + ' · ' +
+      const title = !t ? (S.timeline.length ? 'click: the live tick' : '') : 'record ' + t[0] + ' · tick ' + t[1] + ' · t=' + fmtMs(t[2]) + ' · ' +
         (t[5] ? 'between ticks' : names[t[3]] || 'no result') + ' · ' + t[4] + ' events' +
         (marks & MARK_HALTED ? ' · a running node halted' : '') + (marks & MARK_ERROR ? ' · node error' : '');
       if (strip.title !== title) strip.title = title;
@@ -2162,6 +2261,7 @@
     S.latest = ticks.length ? { first: ticks[0].seq, seq: ticks[ticks.length - 1].seq } : null;
     renderRecBar();
     $('#agent-list').replaceChildren(agentItem(a, h('span', { class: 'rec-mark', text: 'REC', title: 'recorded' })));
+    rovingTab($('#agent-list'), null);
     $('#list-info').textContent = 'recorded agent · ' + ticks.length + ' ticks';
     $('#more').hidden = true;
     $('#tree-counts').replaceChildren();
@@ -2294,6 +2394,7 @@
     for (const th of document.querySelectorAll('#stats-table th[data-sort]')) th.onclick = () => { S.statsSort = th.dataset.sort; renderStats(); };
     setupPanZoom();
     setupNodeLists();
+    setupAgentListKeys();
     setupTimeline();
     setupControls();
     if (S.session && S.session.recording) {

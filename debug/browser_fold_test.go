@@ -314,3 +314,21 @@ func checkFindCollapsed(t *testing.T, ctx context.Context, base string) {
 	}
 	bt.Run(t, ctx, chromedp.SendKeys("#node-find", kb.Escape, chromedp.ByID), chromedp.Click("#btn-unfold", chromedp.ByID))
 }
+
+// checkWorldControls checks Pause all / Resume all and Step all in the
+// header: every agent stops (the header counts them), a step runs them one
+// tick, and the key P resumes them.
+func checkWorldControls(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1&token="+browserToken))
+	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') && !document.querySelector('#world-ctl').hidden`, 10*time.Second)
+	clock := `document.querySelector('#clock').textContent`
+	status := `document.querySelector('#agent-status').textContent`
+	bt.Run(t, ctx, chromedp.Click("#btn-pause-all", chromedp.ByID))
+	bt.Wait(t, ctx, "all paused", clock+`.endsWith('(all paused)') && `+status+` === 'paused' && document.querySelector('#btn-pause-all').textContent === 'Resume all'`, 5*time.Second)
+	rec := `Number((/record (\d+)/.exec(document.querySelector('#tl-label').textContent) || [])[1])`
+	before := bt.Eval[int](t, ctx, rec)
+	bt.Run(t, ctx, chromedp.Click("#btn-step-all", chromedp.ByID))
+	bt.Wait(t, ctx, "one more tick, paused again", fmt.Sprintf(`%s === %d && %s === 'paused' && %s.endsWith('(all paused)')`, rec, before+1, status, clock), 5*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil), chromedp.KeyEvent("p"))
+	bt.Wait(t, ctx, "P: all running again", `!`+clock+`.includes('paused') && `+status+` !== 'paused' && document.querySelector('#btn-pause-all').textContent === 'Pause all'`, 5*time.Second)
+}

@@ -128,6 +128,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("tree keys", func(t *testing.T) { checkTreeKeys(t, ctx, base) })
 	t.Run("agent list keys", func(t *testing.T) { checkListKeys(t, ctx, base) })
 	t.Run("find collapsed", func(t *testing.T) { checkFindCollapsed(t, ctx, base) })
+	t.Run("world controls", func(t *testing.T) { checkWorldControls(t, ctx, base) })
 	t.Run("events name checks", func(t *testing.T) { checkEventLabels(t, ctx, base) })
 	t.Run("slow clicks", func(t *testing.T) { checkSlowClicks(t, ctx, base, mode) })
 	t.Run("narrow window", func(t *testing.T) { checkNarrow(t, ctx, base) })

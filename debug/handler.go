@@ -54,6 +54,7 @@ func (s *Session) Handler() http.Handler {
 	m.HandleFunc("GET /api/globals", h.globals)
 	m.HandleFunc("GET /api/stream", h.stream)
 	m.HandleFunc("POST /api/agents/{id}/{op}", h.control)
+	m.HandleFunc("POST /api/session/{op}", h.controlAll)
 	m.HandleFunc("POST /api/globals", h.setGlobal)
 	return h
 }
@@ -932,6 +933,46 @@ func (h *handler) control(w http.ResponseWriter, r *http.Request) {
 		res["warning"] = warning
 	}
 	h.writeJSON(w, http.StatusOK, res)
+}
+
+// controlAll pauses, resumes or steps every agent of the session: the
+// whole world stops (each agent's running nodes get their pause
+// callbacks), goes on, or runs one tick and stops again.
+func (h *handler) controlAll(w http.ResponseWriter, r *http.Request) {
+	op := r.PathValue("op")
+	switch op {
+	case "pause", "resume", "step":
+	default:
+		h.fail(w, http.StatusNotFound, "unknown operation %q", truncate(op, 40))
+		return
+	}
+	if !h.authorize(w, r) {
+		return
+	}
+	s := h.s
+	s.mu.Lock()
+	s.gen++
+	s.rev++
+	agents := s.m.Agents()
+	for _, a := range agents {
+		switch op {
+		case "pause":
+			a.Pause()
+		case "resume":
+			delete(s.steps, a.ID())
+			if wt := s.watches[a.ID()]; wt != nil {
+				wt.atBreak = false
+			}
+			a.Resume()
+		case "step":
+			s.steps[a.ID()] = true
+		}
+	}
+	n := len(agents)
+	s.mu.Unlock()
+	s.wake()
+	s.log.Info("arbor debug: control of every agent", "op", op, "agents", n)
+	h.writeJSON(w, http.StatusOK, map[string]any{"ok": true, "op": op, "agents": n})
 }
 
 // kindChange warns about a blackboard write that changes the kind of the

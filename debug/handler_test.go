@@ -1302,3 +1302,70 @@ func TestSummarizeMarks(t *testing.T) {
 		}
 	}
 }
+
+// TestControlAll checks the session-wide controls: pause stops every
+// agent, step runs each for exactly one tick, resume lets them go on; the
+// controls need the token, and a read-only session refuses them.
+func TestControlAll(t *testing.T) {
+	s := newTestSession(t, Options{Controls: true, Token: "secret"})
+	h := s.Handler()
+	good := map[string]string{"X-Arbor-Token": "secret", "Content-Type": "application/json"}
+	tickN(s, 0, 1)
+	nows := func() (nows []time.Duration, paused int) {
+		s.Do(func(m *arbor.Manager) {
+			for _, a := range m.Agents() {
+				nows = append(nows, a.Now())
+				if a.Paused() {
+					paused++
+				}
+			}
+		})
+		return nows, paused
+	}
+	if code, _ := do(t, h, http.MethodPost, "/api/session/pause", "", nil); code != http.StatusUnauthorized {
+		t.Errorf("pause without the token: %d, want 401", code)
+	}
+	if code, _ := do(t, h, http.MethodPost, "/api/session/explode", "", good); code != http.StatusNotFound {
+		t.Errorf("unknown operation: %d, want 404", code)
+	}
+	if code, body := do(t, h, http.MethodPost, "/api/session/pause", "", good); code != 200 || body["agents"] != 8.0 {
+		t.Fatalf("pause: %d %v", code, body)
+	}
+	tickN(s, 1, 2)
+	ns, _ := nows()
+	for i, now := range ns {
+		if now != 100*time.Millisecond {
+			t.Errorf("agent %d ticked while paused: now %v", i, now)
+		}
+	}
+	if code, _ := do(t, h, http.MethodPost, "/api/session/step", "", good); code != 200 {
+		t.Fatalf("step: %d", code)
+	}
+	tickN(s, 3, 2)
+	ns, paused := nows()
+	for i, now := range ns {
+		if now != 400*time.Millisecond {
+			t.Errorf("agent %d after a step: now %v, want 400ms (one tick)", i, now)
+		}
+	}
+	if paused != 8 {
+		t.Errorf("%d agents paused after the step, want 8", paused)
+	}
+	if code, _ := do(t, h, http.MethodPost, "/api/session/resume", "", good); code != 200 {
+		t.Fatalf("resume: %d", code)
+	}
+	tickN(s, 5, 1)
+	ns, paused = nows()
+	for i, now := range ns {
+		if now != 600*time.Millisecond {
+			t.Errorf("agent %d after resume: now %v, want 600ms", i, now)
+		}
+	}
+	if paused != 0 {
+		t.Errorf("%d agents paused after resume", paused)
+	}
+	ro := newTestSession(t, Options{Token: "secret"})
+	if code, _ := do(t, ro.Handler(), http.MethodPost, "/api/session/pause", "", good); code != http.StatusForbidden {
+		t.Errorf("read-only session: %d, want 403", code)
+	}
+}

@@ -192,7 +192,36 @@
     }
     S.session = Object.assign(S.session || {}, sum);
     const rate = sum.ticksPerSecond ? ' · ' + sum.ticksPerSecond.toFixed(1) + ' ticks/s' : '';
-    $('#clock').textContent = 'tick ' + sum.tick + ' · t=' + fmtMs(sum.nowMs) + rate + ' · ' + sum.agents + ' agents';
+    const paused = (sum.trees || []).reduce((n, t) => n + ((t.byStatus && t.byStatus.paused) || 0), 0);
+    $('#clock').textContent = 'tick ' + sum.tick + ' · t=' + fmtMs(sum.nowMs) + rate + ' · ' + sum.agents + ' agents' +
+      (paused ? ' (' + (paused === sum.agents ? 'all' : paused) + ' paused)' : '');
+    renderWorldControls(paused === sum.agents && sum.agents > 0);
+  }
+
+  // renderWorldControls shows, with controls, Pause all (Resume all when
+  // every agent is paused) and Step all in the header.
+  function renderWorldControls(allPaused) {
+    const box = $('#world-ctl');
+    box.hidden = !(S.session && S.session.controls) || !!S.rec;
+    const b = $('#btn-pause-all');
+    const text = allPaused ? 'Resume all' : 'Pause all';
+    if (b.textContent !== text) {
+      b.textContent = text;
+      b.dataset.op = allPaused ? 'resume' : 'pause';
+      b.title = allPaused ? 'Resume every agent (P)' : 'Pause every agent of the program: the whole world stops (P)';
+    }
+  }
+
+  // controlAll pauses, resumes or steps every agent of the session.
+  async function controlAll(op) {
+    if (!(S.session && S.session.controls) || S.rec) return;
+    if (op !== 'pause') setLive(true);
+    try {
+      await post('api/session/' + op);
+      notice('');
+    } catch (err) {
+      notice(op + ' all: ' + err.message);
+    }
   }
 
   function setConn(state) {
@@ -2021,7 +2050,7 @@
 
   // Keys, anywhere but in a field or on a button: ← and → go through the
   // history a tick at a time, End goes live; with controls, Space pauses
-  // or resumes the agent and S steps it.
+  // or resumes the agent, S steps it and P pauses or resumes them all.
   function setupKeys() {
     document.addEventListener('keydown', (e) => {
       const el = document.activeElement;
@@ -2046,6 +2075,10 @@
         case 's':
           if (!canControl()) return;
           control('step');
+          break;
+        case 'p':
+          if ($('#world-ctl').hidden) return;
+          controlAll($('#btn-pause-all').dataset.op || 'pause');
           break;
         default: return;
       }
@@ -2106,6 +2139,8 @@
   }
 
   function setupControls() {
+    $('#btn-pause-all').onclick = (e) => controlAll(e.currentTarget.dataset.op || 'pause');
+    $('#btn-step-all').onclick = () => controlAll('step');
     $('#btn-pause').onclick = () => control('pause');
     $('#btn-resume').onclick = () => control('resume');
     $('#btn-step').onclick = () => control('step');

@@ -60,7 +60,9 @@
 // # Controls and safety
 //
 // The debugger is read-only unless Options.Controls is set; then the page
-// can pause, resume and step an agent, set breakpoints on its nodes (the
+// can pause, resume and step an agent (or every agent at once: the whole
+// world stops, each running user node getting its pause callback), set
+// breakpoints on its nodes (the
 // agent pauses at the end of a tick in which a node emits a chosen event:
 // start, success, failure, running, halt or abort), force a node's result
 // (arbor.Agent.Force: the node is not run, and returns success, failure or

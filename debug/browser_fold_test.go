@@ -332,3 +332,32 @@ func checkWorldControls(t *testing.T, ctx context.Context, base string) {
 	bt.Run(t, ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil), chromedp.KeyEvent("p"))
 	bt.Wait(t, ctx, "P: all running again", `!`+clock+`.includes('paused') && `+status+` !== 'paused' && document.querySelector('#btn-pause-all').textContent === 'Pause all'`, 5*time.Second)
 }
+
+// checkBigTree checks that a big tree (361 nodes) opens collapsed to its
+// upper levels, that Expand all shows it whole, and that it is shown whole
+// when the page comes back to it.
+func checkBigTree(t *testing.T, ctx context.Context, base string, s *Session) {
+	kids := make([]*arbor.Node, 120)
+	for i := range kids {
+		kids[i] = arbor.Sequence(arbor.WaitTicks(1), arbor.WaitTicks(1)).Named(fmt.Sprintf("b%d", i))
+	}
+	tree, err := arbor.Compile(&arbor.Document{Main: "Big", Trees: map[string]*arbor.Node{"Big": arbor.Selector(kids...)}}, arbor.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id int
+	s.Do(func(m *arbor.Manager) { id = m.Add(tree).ID() })
+	defer s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(id)) })
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d", base, id)))
+	// The root and its 120 children: over 60 nodes, so the children are
+	// collapsed (the root is always open).
+	bt.Wait(t, ctx, "opened collapsed", `document.querySelectorAll('#tree g.node').length === 121 && document.querySelectorAll('#tree g.fold.folded').length === 120`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-unfold", chromedp.ByID))
+	bt.Wait(t, ctx, "expanded", `document.querySelectorAll('#tree g.node').length === 361`, 5*time.Second)
+	// Shown again in the same page, the tree keeps what the user chose.
+	bt.Run(t, ctx, chromedp.Evaluate(`window.samePage = true; location.hash = '#agent=0'`, nil))
+	bt.Wait(t, ctx, "agent 0", `document.querySelector('#agent-title').textContent.startsWith('Agent #0 ')`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`location.hash = '#agent=%d'`, id), nil))
+	bt.Wait(t, ctx, "back, still expanded", fmt.Sprintf(`window.samePage && document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') &&
+		document.querySelectorAll('#tree g.node').length === 361`, id), 10*time.Second)
+}

@@ -136,6 +136,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("keys", func(t *testing.T) { checkKeys(t, ctx, base) })
 	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })
 	t.Run("collapsed across a reload", func(t *testing.T) { checkFoldAcrossReload(t, ctx, base, s) })
+	t.Run("big tree", func(t *testing.T) { checkBigTree(t, ctx, base, s) })
 	t.Run("agent not in the session", func(t *testing.T) { checkMissingAgent(t, ctx, base, s) })
 	t.Run("list refresh", func(t *testing.T) { checkListRefresh(t, ctx, base, s) })
 	t.Run("node errors", func(t *testing.T) { checkNodeErrors(t, ctx, base, s) })

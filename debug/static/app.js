@@ -466,9 +466,32 @@
   }
 
   // foldsOf is the set of the collapsed nodes' keys (foldKeys) of trees of
-  // t's name.
+  // t's name. A big tree, the first time the page shows its name, opens
+  // collapsed: its levels from the root down while they add up to at most
+  // BIG_SHOWN nodes, the nodes below collapsed.
+  const BIG_TREE = 300;
+  const BIG_SHOWN = 60;
   function foldsOf(t) {
-    if (!S.folds.has(t.name)) S.folds.set(t.name, new Set());
+    if (!S.folds.has(t.name)) {
+      const folds = new Set();
+      if (t.nodes.length > BIG_TREE) {
+        const keys = foldKeys(t);
+        let shown = 1;
+        const queue = [0];
+        for (let q = 0; q < queue.length; q++) {
+          const i = queue[q];
+          const kids = drawKids(t.nodes[i]);
+          if (!kids.length) continue;
+          if (i !== 0 && shown + kids.length > BIG_SHOWN) {
+            folds.add(keys[i]);
+            continue;
+          }
+          shown += kids.length;
+          queue.push(...kids);
+        }
+      }
+      S.folds.set(t.name, folds);
+    }
     return S.folds.get(t.name);
   }
 

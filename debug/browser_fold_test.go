@@ -131,6 +131,14 @@ func checkFold(t *testing.T, ctx context.Context, base string, mode *atomic.Int3
 		return !!f && !!b && f.textContent.includes('hidden in') && b.textContent.includes('hidden in') &&
 			fr.left < at.right && fr.right > at.left && fr.top < at.bottom && fr.bottom > at.top;
 	})()`, hit, attack), 5*time.Second)
+	// Its own force besides: one mark, with its own letter, whose tooltip
+	// names both.
+	control(t, base, "POST", "/api/agents/0/forces", fmt.Sprintf(`{"node": %d, "status": "failure"}`, attack))
+	bt.Wait(t, ctx, "one mark for both", fmt.Sprintf(`(() => {
+		const ms = Array.from(document.querySelectorAll('#tree .force-mark'));
+		return ms.length === 1 && ms[0].dataset.node === '%d' && ms[0].querySelector('text').textContent === 'F' &&
+			ms[0].querySelector('title').textContent.split('\n').length === 2;
+	})()`, attack), 5*time.Second)
 	control(t, base, "DELETE", "/api/agents/0/forces", "")
 	control(t, base, "DELETE", "/api/agents/0/breakpoints", "")
 	// The hidden flee branch runs: its collapsed node says so.
@@ -290,6 +298,18 @@ func checkListKeys(t *testing.T, ctx context.Context, base string) {
 	}
 	bt.Run(t, ctx, chromedp.KeyEvent(kb.Enter))
 	bt.Wait(t, ctx, "Enter opens agent 2", `document.querySelector('#agent-title').textContent.startsWith('Agent #2 ')`, 5*time.Second)
+	// An entry clicked leaves the page's keys to the page.
+	bt.Run(t, ctx, chromedp.Click(`#agent-list li[data-id="1"]`, chromedp.ByQuery))
+	label := `document.querySelector('#tl-label').textContent`
+	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
+		Number((/^live · record (\d+) /.exec(`+label+`) || [0, 0])[1]) >= 3`, 10*time.Second)
+	if id := bt.Eval[string](t, ctx, focused+` || ''`); id != "" {
+		t.Errorf("a clicked entry keeps the focus (agent %s)", id)
+	}
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
+	bt.Wait(t, ctx, "←: history", label+`.startsWith('history')`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.End))
+	bt.Wait(t, ctx, "End: live", label+`.startsWith('live')`, 5*time.Second)
 }
 
 // checkFindCollapsed checks the finder when its matches are hidden: Enter
@@ -316,19 +336,24 @@ func checkFindCollapsed(t *testing.T, ctx context.Context, base string) {
 }
 
 // checkWorldControls checks Pause all / Resume all and Step all in the
-// header: every agent stops (the header counts them), a step runs them one
-// tick, and the key P resumes them.
+// header: disabled without the token; every agent stops (the header counts
+// them), a step runs them one tick, and the key P resumes them.
 func checkWorldControls(t *testing.T, ctx context.Context, base string) {
+	// Without the token the buttons are there, disabled, and say why.
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/"), chromedp.Evaluate(`sessionStorage.clear()`, nil),
+		chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/"))
+	bt.Wait(t, ctx, "disabled without the token", `!document.querySelector('#world-ctl').hidden && document.querySelector('#btn-pause-all').disabled &&
+		document.querySelector('#btn-pause-all').title.startsWith('Needs the control token')`, 10*time.Second)
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1&token="+browserToken))
 	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') && !document.querySelector('#world-ctl').hidden`, 10*time.Second)
 	clock := `document.querySelector('#clock').textContent`
 	status := `document.querySelector('#agent-status').textContent`
 	bt.Run(t, ctx, chromedp.Click("#btn-pause-all", chromedp.ByID))
-	bt.Wait(t, ctx, "all paused", clock+`.endsWith('(all paused)') && `+status+` === 'paused' && document.querySelector('#btn-pause-all').textContent === 'Resume all'`, 5*time.Second)
+	bt.Wait(t, ctx, "all paused", clock+`.startsWith('all paused · ') && `+status+` === 'paused' && document.querySelector('#btn-pause-all').textContent === 'Resume all'`, 5*time.Second)
 	rec := `Number((/record (\d+)/.exec(document.querySelector('#tl-label').textContent) || [])[1])`
 	before := bt.Eval[int](t, ctx, rec)
 	bt.Run(t, ctx, chromedp.Click("#btn-step-all", chromedp.ByID))
-	bt.Wait(t, ctx, "one more tick, paused again", fmt.Sprintf(`%s === %d && %s === 'paused' && %s.endsWith('(all paused)')`, rec, before+1, status, clock), 5*time.Second)
+	bt.Wait(t, ctx, "one more tick, paused again", fmt.Sprintf(`%s === %d && %s === 'paused' && %s.startsWith('all paused · ')`, rec, before+1, status, clock), 5*time.Second)
 	bt.Run(t, ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil), chromedp.KeyEvent("p"))
 	bt.Wait(t, ctx, "P: all running again", `!`+clock+`.includes('paused') && `+status+` !== 'paused' && document.querySelector('#btn-pause-all').textContent === 'Pause all'`, 5*time.Second)
 }

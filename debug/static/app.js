@@ -193,23 +193,30 @@
     S.session = Object.assign(S.session || {}, sum);
     const rate = sum.ticksPerSecond ? ' · ' + sum.ticksPerSecond.toFixed(1) + ' ticks/s' : '';
     const paused = (sum.trees || []).reduce((n, t) => n + ((t.byStatus && t.byStatus.paused) || 0), 0);
-    $('#clock').textContent = 'tick ' + sum.tick + ' · t=' + fmtMs(sum.nowMs) + rate + ' · ' + sum.agents + ' agents' +
-      (paused ? ' (' + (paused === sum.agents ? 'all' : paused) + ' paused)' : '');
+    // The paused count first: a narrow header cuts the end of the line.
+    $('#clock').textContent = (paused ? (paused === sum.agents ? 'all' : paused) + ' paused · ' : '') +
+      'tick ' + sum.tick + ' · t=' + fmtMs(sum.nowMs) + rate + ' · ' + sum.agents + ' agents';
     renderWorldControls(paused === sum.agents && sum.agents > 0);
   }
 
   // renderWorldControls shows, with controls, Pause all (Resume all when
-  // every agent is paused) and Step all in the header.
+  // every agent is paused) and Step all in the header; without the token
+  // they are disabled, and say where it comes from.
   function renderWorldControls(allPaused) {
     const box = $('#world-ctl');
     box.hidden = !(S.session && S.session.controls) || !!S.rec;
     const b = $('#btn-pause-all');
+    const step = $('#btn-step-all');
+    const noToken = !S.token;
+    const need = 'Needs the control token: open the page with the URL the program logs (…#token=…), or enter it in an agent\'s bar';
+    const title = noToken ? need : allPaused ? 'Resume every agent, also those paused one by one (P)' : 'Pause every agent of the program: the whole world stops (P)';
     const text = allPaused ? 'Resume all' : 'Pause all';
-    if (b.textContent !== text) {
-      b.textContent = text;
-      b.dataset.op = allPaused ? 'resume' : 'pause';
-      b.title = allPaused ? 'Resume every agent (P)' : 'Pause every agent of the program: the whole world stops (P)';
-    }
+    if (b.textContent !== text) b.textContent = text;
+    b.dataset.op = allPaused ? 'resume' : 'pause';
+    if (b.title !== title) b.title = title;
+    b.disabled = step.disabled = noToken;
+    const stepTitle = noToken ? need : 'Run every agent one tick, then pause them all';
+    if (step.title !== stepTitle) step.title = stepTitle;
   }
 
   // controlAll pauses, resumes or steps every agent of the session.
@@ -286,7 +293,7 @@
     const items = Array.from(ul.children).filter((li) => li.dataset.id != null);
     const stop = items.find((li) => li.dataset.id === focused) || items.find((li) => li.classList.contains('sel')) || items[0];
     for (const li of items) li.tabIndex = li === stop ? 0 : -1;
-    if (focused != null && stop && stop.dataset.id === focused && document.activeElement !== stop) stop.focus();
+    if (focused != null && stop && stop.dataset.id === focused && document.activeElement !== stop) stop.focus({ preventScroll: true });
   }
 
   // setupAgentListKeys: in the agent list, ↑ and ↓ (Home, End) move the
@@ -328,7 +335,11 @@
     const st = a.paused ? 'paused' : a.status;
     // Focusable (see rovingTab): Enter or Space opens it.
     return h('li', { 'data-id': a.id, class: 'agent-item' + (a.id === S.agentId ? ' sel' : ''), title: a.treeName + ' · ' + st,
-      tabindex: -1, role: 'button', onclick: () => openAgent(a.id) },
+      tabindex: -1, role: 'button', onclick: (e) => {
+        openAgent(a.id);
+        // Clicked (not a key): the page's keys (Space, End) stay the page's.
+        if (e.detail) e.currentTarget.blur();
+      } },
       h('span', { class: 'dot ' + st }),
       h('span', { class: 'aid', text: '#' + a.id }),
       h('span', { class: 'alabel', text: a.label || a.treeName }),
@@ -742,8 +753,8 @@
   function findNodes(q, again) {
     const want = q.trim().toLowerCase();
     const t = S.tree;
-    const was = again && S.find.q === q && S.find.at >= 0 ? S.find.matches[S.find.at] : -1;
-    S.find = { q, matches: [], at: -1 };
+    const was = again && S.find.q === q && S.find.tree === t && S.find.at >= 0 ? S.find.matches[S.find.at] : -1;
+    S.find = { q, matches: [], at: -1, tree: t };
     if (want && t) {
       S.find.matches = t.nodes.filter((n) => [n.label, n.type, n.sub || '', n.path || '', n.params ? JSON.stringify(n.params) : '']
         .some((x) => x.toLowerCase().includes(want))).map((n) => n.id);
@@ -1451,15 +1462,32 @@
     const key = JSON.stringify(bps.map((b) => [b.node, b.on]));
     if (!S.tree || !S.bpLayer || key === S.bpKey) return;
     S.bpKey = key;
-    // A hidden node's mark is on the collapsed node that hides it.
-    S.bpLayer.replaceChildren(...bps.filter((b) => b.node < S.tree.nodes.length).map((b) => {
-      const n = S.tree.nodes[shownAt(b.node)];
-      const dot = s('circle', { class: 'bp-dot', 'data-node': b.node, cx: n.x - n.w / 2, cy: n.y + 20, r: 6 });
+    // The marks of hidden nodes are on the collapsed node that hides them,
+    // one dot for them all (its own, if it has one, first).
+    S.bpLayer.replaceChildren(...markGroups(bps).map(([at, group]) => {
+      const n = S.tree.nodes[at];
+      const dot = s('circle', { class: 'bp-dot', 'data-node': group[0].node, cx: n.x - n.w / 2, cy: n.y + 20, r: 6 });
       const title = s('title');
-      title.textContent = hiddenNote(b.node) + 'breakpoint: ' + b.on.join(', ');
+      title.textContent = group.map((b) => hiddenNote(b.node) + 'breakpoint: ' + b.on.join(', ')).join('\n');
       dot.append(title);
       return dot;
     }));
+  }
+
+  // markGroups groups marks ({node, ...}) by the node they are drawn on
+  // (shownAt): [[node drawn on, marks]], the mark of that node itself
+  // first.
+  function markGroups(marks) {
+    const groups = new Map();
+    for (const m of marks) {
+      if (m.node >= S.tree.nodes.length) continue;
+      const at = shownAt(m.node);
+      if (!groups.has(at)) groups.set(at, []);
+      const g = groups.get(at);
+      if (m.node === at) g.unshift(m);
+      else g.push(m);
+    }
+    return Array.from(groups);
   }
 
   // hiddenNote names a node hidden in a collapsed node, for the tooltip of
@@ -1567,13 +1595,16 @@
     const key = JSON.stringify(fs.map((f) => [f.node, f.status]));
     if (!S.tree || !S.forceLayer || key === S.forceKey) return;
     S.forceKey = key;
-    // A hidden node's mark is on the collapsed node that hides it.
-    S.forceLayer.replaceChildren(...fs.filter((f) => f.node < S.tree.nodes.length).map((f) => {
-      const n = S.tree.nodes[shownAt(f.node)];
+    // The marks of hidden nodes are on the collapsed node that hides them:
+    // its own force's letter if it has one, else the hidden node's (+ when
+    // there are several); the tooltip lists them all.
+    S.forceLayer.replaceChildren(...markGroups(fs).map(([at, group]) => {
+      const n = S.tree.nodes[at];
+      const f = group[0];
       const x0 = n.x - n.w / 2;
       const g = s('g', { class: 'force-mark', 'data-node': f.node, 'data-status': f.status });
       const title = s('title');
-      title.textContent = hiddenNote(f.node) + 'forced to ' + f.status + ': the node is not run; ticked, it returns ' + f.status;
+      title.textContent = group.map((x) => hiddenNote(x.node) + 'forced to ' + x.status + ': the node is not run; ticked, it returns ' + x.status).join('\n');
       const bx = x0 + n.w - 30; // the badge: 28 × 15, over the corner
       const by = n.y - 13;
       g.append(title,
@@ -1582,7 +1613,7 @@
         s('path', { class: 'force-shackle', d: `M${bx + 7},${by + 7} v-1.5 a3,3 0 0 1 6,0 v1.5` }),
         s('rect', { class: 'force-lock', x: bx + 5.5, y: by + 6.5, width: 9, height: 6, rx: 1 }));
       const letter = s('text', { class: 'force-letter', x: bx + 21, y: by + 11.5, 'text-anchor': 'middle' });
-      letter.textContent = FORCE_LETTER[f.status] || '?';
+      letter.textContent = f.node !== at && group.length > 1 ? '+' : FORCE_LETTER[f.status] || '?';
       g.append(letter);
       return g;
     }));
@@ -2077,8 +2108,16 @@
   function setupKeys() {
     document.addEventListener('keydown', (e) => {
       const el = document.activeElement;
-      if (e.ctrlKey || e.metaKey || e.altKey || $('#agent-view').hidden ||
+      if (e.ctrlKey || e.metaKey || e.altKey ||
         (el && (el.closest('input, textarea, select, button, a') || el.isContentEditable))) return;
+      // P: every agent, with or without one shown.
+      if (e.key.toLowerCase() === 'p') {
+        if ($('#world-ctl').hidden || $('#btn-pause-all').disabled) return;
+        controlAll($('#btn-pause-all').dataset.op || 'pause');
+        e.preventDefault();
+        return;
+      }
+      if ($('#agent-view').hidden) return;
       // Collapsing needs a tree only; the others a history.
       const fold = { c: foldIdle, e: unfoldAll }[e.key.toLowerCase()];
       if (fold && S.tree) {
@@ -2098,10 +2137,6 @@
         case 's':
           if (!canControl()) return;
           control('step');
-          break;
-        case 'p':
-          if ($('#world-ctl').hidden) return;
-          controlAll($('#btn-pause-all').dataset.op || 'pause');
           break;
         default: return;
       }
@@ -2133,7 +2168,7 @@
       const t = stripAt(e.offsetX);
       const names = { r: 'running', s: 'success', f: 'failure' };
       const marks = t ? t[6] || 0 : 0;
-      const title = !t ? (S.timeline.length ? 'click: the live tick' : '') : 'record ' + t[0] + ' · tick ' + t[1] + ' · t=' + fmtMs(t[2]) + ' · ' +
+      const title = !t ? (S.timeline.length && !S.rec ? 'click: the live tick' : '') : 'record ' + t[0] + ' · tick ' + t[1] + ' · t=' + fmtMs(t[2]) + ' · ' +
         (t[5] ? 'between ticks' : names[t[3]] || 'no result') + ' · ' + t[4] + ' events' +
         (marks & MARK_HALTED ? ' · a running node halted' : '') + (marks & MARK_ERROR ? ' · node error' : '');
       if (strip.title !== title) strip.title = title;
@@ -2297,6 +2332,7 @@
     const ticks = d.ticks;
     S.rec = { name, data: d };
     document.body.classList.add('recording');
+    renderWorldControls(false); // hidden: a recording has nothing to control
     fileError('');
     notice('');
     setConn('recording');

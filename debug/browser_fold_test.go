@@ -162,6 +162,46 @@ func checkFold(t *testing.T, ctx context.Context, base string, mode *atomic.Int3
 	bt.Wait(t, ctx, "C collapses", count+` < 216`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent("e"))
 	bt.Wait(t, ctx, "E expands", count+` === 216`, 5*time.Second)
+
+	// The sentry (agent 1): a guard, drawn as its node's first child, and
+	// a subtree. The same layout as the server's; collapsing the guarded
+	// node hides its guard too.
+	s := serverLayout(t, base, 1)
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1"))
+	bt.Wait(t, ctx, "the sentry shown", fmt.Sprintf(`document.querySelectorAll('#tree g.node').length === %d`, len(s.Nodes)), 10*time.Second)
+	checkSameLayout(t, ctx, s)
+	guarded := -1
+	for _, n := range s.Nodes {
+		if n.Guard >= 0 {
+			guarded = n.ID
+		}
+	}
+	if guarded < 0 {
+		t.Fatal("the sentry has no guarded node")
+	}
+	// The nodes drawn below it: its guard's and its children's subtrees.
+	var below func(i int) int
+	below = func(i int) int {
+		n, kids := 0, s.Nodes[i].Children
+		if g := s.Nodes[i].Guard; g >= 0 {
+			kids = append([]int{g}, kids...)
+		}
+		for _, c := range kids {
+			n += 1 + below(c)
+		}
+		return n
+	}
+	hidden := below(guarded)
+	bt.Run(t, ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil), chromedp.KeyEvent("e"))
+	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => {
+		const r = document.querySelector('#tree g.fold[data-fold="%d"] rect').getBoundingClientRect();
+		const svg = document.querySelector('#tree');
+		svg.dispatchEvent(new PointerEvent('pointerdown', { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, pointerId: 1, bubbles: true }));
+		svg.dispatchEvent(new PointerEvent('pointerup', { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, pointerId: 1, bubbles: true }));
+	})()`, guarded), nil))
+	bt.Wait(t, ctx, "the guarded node collapsed with its guard", fmt.Sprintf(`%s === %d && %s === '+%d'`, count, len(s.Nodes)-hidden, pill(guarded), hidden), 5*time.Second)
+	bt.Run(t, ctx, chromedp.KeyEvent("e"))
+	bt.Wait(t, ctx, "expanded", fmt.Sprintf(`%s === %d`, count, len(s.Nodes)), 5*time.Second)
 }
 
 // checkTimelineMarks checks the marks above the timeline's bars: the wide

@@ -193,12 +193,7 @@ func checkFold(t *testing.T, ctx context.Context, base string, mode *atomic.Int3
 	}
 	hidden := below(guarded)
 	bt.Run(t, ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil), chromedp.KeyEvent("e"))
-	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => {
-		const r = document.querySelector('#tree g.fold[data-fold="%d"] rect').getBoundingClientRect();
-		const svg = document.querySelector('#tree');
-		svg.dispatchEvent(new PointerEvent('pointerdown', { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, pointerId: 1, bubbles: true }));
-		svg.dispatchEvent(new PointerEvent('pointerup', { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, pointerId: 1, bubbles: true }));
-	})()`, guarded), nil))
+	pressFold(t, ctx, fmt.Sprintf(`document.querySelector('#tree g.fold[data-fold="%d"]')`, guarded))
 	bt.Wait(t, ctx, "the guarded node collapsed with its guard", fmt.Sprintf(`%s === %d && %s === '+%d'`, count, len(s.Nodes)-hidden, pill(guarded), hidden), 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent("e"))
 	bt.Wait(t, ctx, "expanded", fmt.Sprintf(`%s === %d`, count, len(s.Nodes)), 5*time.Second)
@@ -304,11 +299,7 @@ func checkFoldAcrossReload(t *testing.T, ctx context.Context, base string, s *Se
 	bt.Wait(t, ctx, "the tree shown", `document.querySelectorAll('#tree g.node').length === 7`, 10*time.Second)
 	// collapsed lists the labels of the collapsed nodes.
 	collapsed := `Array.from(document.querySelectorAll('#tree g.fold.folded')).map((f) => f.closest('g.node').querySelector('text.lbl').textContent).join(',')`
-	bt.Run(t, ctx, chromedp.Evaluate(`(() => { const g = Array.from(document.querySelectorAll('#tree g.node')).find((g) => g.querySelector('text.lbl').textContent === 'b');
-		const r = g.querySelector('g.fold rect').getBoundingClientRect();
-		document.querySelector('#tree').dispatchEvent(new PointerEvent('pointerdown', { clientX: r.x + 3, clientY: r.y + 3, pointerId: 1, bubbles: true }));
-		document.querySelector('#tree').dispatchEvent(new PointerEvent('pointerup', { clientX: r.x + 3, clientY: r.y + 3, pointerId: 1, bubbles: true }));
-	})()`, nil))
+	pressFold(t, ctx, `Array.from(document.querySelectorAll('#tree g.node')).find((g) => g.querySelector('text.lbl').textContent === 'b').querySelector('g.fold')`)
 	bt.Wait(t, ctx, "b collapsed", collapsed+` === 'b'`, 5*time.Second)
 	s.Do(func(m *arbor.Manager) {
 		if n := m.Reload(before, after); n != 1 {
@@ -425,4 +416,17 @@ func checkBigTree(t *testing.T, ctx context.Context, base string, s *Session) {
 	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`location.hash = '#agent=%d'`, id), nil))
 	bt.Wait(t, ctx, "back, still expanded", fmt.Sprintf(`window.samePage && document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') &&
 		document.querySelectorAll('#tree g.node').length === 361`, id), 10*time.Second)
+}
+
+// pressFold presses and releases the pointer on the fold control that the
+// JavaScript expression fold finds, as a click on it does, in one turn of
+// the page's event loop (a live update may redraw the tree between two).
+func pressFold(t *testing.T, ctx context.Context, fold string) {
+	t.Helper()
+	bt.Run(t, ctx, chromedp.Evaluate(`(() => {
+		const r = (`+fold+`).querySelector('rect').getBoundingClientRect(), svg = document.querySelector('#tree');
+		const at = { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, pointerId: 1, bubbles: true };
+		svg.dispatchEvent(new PointerEvent('pointerdown', at));
+		svg.dispatchEvent(new PointerEvent('pointerup', at));
+	})()`, nil))
 }

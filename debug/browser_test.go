@@ -760,6 +760,9 @@ func checkNodeErrors(t *testing.T, ctx context.Context, base string, s *Session)
 			/node errors? since the session began/.test(document.querySelector('#errors-note').textContent); })()`, 10*time.Second)
 	msg := bt.Eval[string](t, ctx, `document.querySelector('#errors-list li').textContent`)
 	t.Logf("error shown: %s", msg)
+	// The counts by node since watching began: the Check, ×N.
+	bt.Wait(t, ctx, "counts by node", `(() => { const n = document.querySelector('#errors-by .err-node'), c = document.querySelector('#errors-by .err-rep');
+		return !document.querySelector('#errors-by').hidden && !!n && n.textContent === 'low' && !!c && Number(c.textContent.replace(' ×', '')) >= 1; })()`, 10*time.Second)
 	// The Check errs on every tick with the same message: one entry, ×N.
 	bt.Wait(t, ctx, "repeats grouped", `(() => { const li = document.querySelectorAll('#errors-list li'), rep = li.length && li[0].querySelector('.err-rep');
 		return li.length === 1 && !!rep && Number(rep.textContent.replace(' ×', '')) >= 2; })()`, 10*time.Second)

@@ -1379,8 +1379,10 @@
     if (!r) {
       $('#errors-note').textContent = S.rec ? 'A recording keeps the nodes that reported an error in each tick (ringed in red), not the messages.' : '';
       ol.replaceChildren();
+      renderErrorsByNode([]);
       return;
     }
+    renderErrorsByNode(r.byNode || []);
     $('#errors-note').textContent = !r.count ? 'No node errors reported for this agent.'
       : r.count + ' node error' + (r.count === 1 ? '' : 's') + ' since the session began' +
         (r.count > r.errors.length ? ' · the last ' + r.errors.length + ', newest first' : ', newest first');
@@ -1399,6 +1401,25 @@
       li.append(h('div', { class: 'err-msg', text: e.message }));
       return li;
     }));
+  }
+
+  // renderErrorsByNode lists the nodes that reported errors since watching
+  // began, most first, with their counts (byNode: [[node, count]]); a
+  // click shows the node.
+  function renderErrorsByNode(byNode) {
+    const box = $('#errors-by');
+    const t = S.tree;
+    const rows = byNode.filter(([id]) => t && id >= 0 && id < t.nodes.length).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    box.hidden = !rows.length;
+    const key = JSON.stringify(rows);
+    if (box.dataset.shown === key) return;
+    box.dataset.shown = key;
+    box.replaceChildren(h('span', { class: 'muted', text: 'By node, since watching: ' }), ...rows.flatMap(([id, n], k) => [
+      k ? h('span', { class: 'muted', text: ' · ' }) : null,
+      h('span', { class: 'err-node', 'data-node': id, text: fullLabel(id), title: t.nodes[id].path + ': show the node',
+        onclick: () => { selectNode(id); focus(id, true); } }),
+      h('span', { class: 'err-rep', text: ' ×' + n }),
+    ]).filter(Boolean));
   }
 
   // groupErrors folds runs of the same error (the same node and message,

@@ -1123,6 +1123,9 @@
     S.stats = null;
     if (S.tab === 'errors') loadErrors();
     S.prevBB = new Map();
+    // Nothing of the agent shown before stays in the label and the strip.
+    $('#tl-label').textContent = $('#tl-label').title = 'live · connecting…';
+    drawStrip();
     setLive(true);
     renderAgentBar(info);
     $('#btn-export').href = 'api/agents/' + id + '/export';

@@ -421,12 +421,30 @@ func checkBigTree(t *testing.T, ctx context.Context, base string, s *Session) {
 // pressFold presses and releases the pointer on the fold control that the
 // JavaScript expression fold finds, as a click on it does, in one turn of
 // the page's event loop (a live update may redraw the tree between two).
+// The page finds what was pressed from the point, so the press waits until
+// the control is the element there (not off the view or covered).
 func pressFold(t *testing.T, ctx context.Context, fold string) {
 	t.Helper()
-	bt.Run(t, ctx, chromedp.Evaluate(`(() => {
-		const r = (`+fold+`).querySelector('rect').getBoundingClientRect(), svg = document.querySelector('#tree');
-		const at = { clientX: r.x + r.width / 2, clientY: r.y + r.height / 2, pointerId: 1, bubbles: true };
+	press := `(() => {
+		const f = (` + fold + `);
+		if (!f) return 'no such fold control';
+		const r = f.querySelector('rect').getBoundingClientRect(), svg = document.querySelector('#tree');
+		const x = r.x + r.width / 2, y = r.y + r.height / 2, hit = document.elementFromPoint(x, y);
+		if (!hit || hit.closest('g.fold') !== f) return 'at (' + Math.round(x) + ', ' + Math.round(y) + ') is ' + (hit ? hit.outerHTML.slice(0, 80) : 'nothing');
+		const at = { clientX: x, clientY: y, pointerId: 1, bubbles: true };
 		svg.dispatchEvent(new PointerEvent('pointerdown', at));
 		svg.dispatchEvent(new PointerEvent('pointerup', at));
-	})()`, nil))
+		return '';
+	})()`
+	deadline := time.Now().Add(5 * time.Second * bt.Slack)
+	for {
+		why := bt.Eval[string](t, ctx, press)
+		if why == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("press %s: %s", fold, why)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

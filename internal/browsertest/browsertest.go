@@ -118,10 +118,27 @@ func Wait(t testing.TB, ctx context.Context, what, expr string, timeout time.Dur
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: still false after %v: %s", what, timeout, expr)
+			t.Fatalf("%s: still false after %v: %s\npage: %s", what, timeout, expr, pageState(ctx))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// pageState describes the page for a failure's message: its address, the
+// element with the focus and the start of its text.
+func pageState(ctx context.Context) string {
+	var s string
+	err := chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+		const el = document.activeElement;
+		const focus = !el ? 'none' : el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+			(typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\s+/).join('.') : '');
+		return location.href + ' · focus: ' + focus + ' · text: ' +
+			(document.body ? document.body.innerText.replace(/\s+/g, ' ').slice(0, 600) : '');
+	})()`, &s))
+	if err != nil {
+		return err.Error()
+	}
+	return s
 }
 
 // Screenshot saves the page as name in each of dirs (made when missing).

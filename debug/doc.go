@@ -40,7 +40,9 @@
 // one from a file (or a file dropped on it) in a read-only recording mode,
 // without the program that made it; LoadRecording checks one in Go, and
 // Recording.Handler and ServeRecording serve the page with it open (the
-// "arbor replay" command).
+// "arbor replay" command). A program makes one without a page with
+// Session.Recording, of an agent it watches (Session.Watch): a flight
+// recorder to write to a file when something goes wrong.
 //
 // # Threads
 //

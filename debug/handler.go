@@ -735,28 +735,36 @@ func (h *handler) export(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s := h.s
-	s.mu.Lock()
-	a, wt, _ := s.recordedLocked(id)
-	var ev exportView
-	var recs []*record
-	var base []byte
-	if a != nil {
-		ev = exportView{Format: RecordingFormat, Agent: s.agentInfoLocked(a), History: s.opts.History,
-			Tree: s.treeOf(a), Ticks: []tickView{}, Exported: time.Now().UTC().Format(time.RFC3339)}
-		ev.Stats = statsView{Agent: id, Columns: statsColumns, Nodes: [][8]float64{}}
-		if wt != nil {
-			ev.Watching = true
-			recs = wt.records()
-			base = append([]byte(nil), wt.base...)
-			ev.Stats.Watching, ev.Stats.Since, ev.Stats.Nodes = true, wt.since, statsOf(wt)
-		}
-	}
-	s.mu.Unlock()
-	if a == nil {
+	ev, ok := h.s.exportOf(id)
+	if !ok {
 		h.fail(w, http.StatusNotFound, "%s", noAgentMsg(id))
 		return
 	}
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": fmt.Sprintf("agent-%d.json", id)}))
+	h.writeJSON(w, http.StatusOK, ev)
+}
+
+// exportOf returns the recorded history of agent id (in the manager, or
+// removed but kept), or false when there is no such agent.
+func (s *Session) exportOf(id int) (*exportView, bool) {
+	s.mu.Lock()
+	a, wt, _ := s.recordedLocked(id)
+	if a == nil {
+		s.mu.Unlock()
+		return nil, false
+	}
+	ev := &exportView{Format: RecordingFormat, Agent: s.agentInfoLocked(a), History: s.opts.History,
+		Tree: s.treeOf(a), Ticks: []tickView{}, Exported: time.Now().UTC().Format(time.RFC3339)}
+	ev.Stats = statsView{Agent: id, Columns: statsColumns, Nodes: [][8]float64{}}
+	var recs []*record
+	var base []byte
+	if wt != nil {
+		ev.Watching = true
+		recs = wt.records()
+		base = append([]byte(nil), wt.base...)
+		ev.Stats.Watching, ev.Stats.Since, ev.Stats.Nodes = true, wt.since, statsOf(wt)
+	}
+	s.mu.Unlock()
 	ev.Base = string(base)
 	// Replay the (immutable) records outside the lock.
 	st := base
@@ -772,8 +780,7 @@ func (h *handler) export(w http.ResponseWriter, r *http.Request) {
 		}
 		ev.Ticks = append(ev.Ticks, viewOf(id, wt, rec, string(nodes)))
 	}
-	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": fmt.Sprintf("agent-%d.json", id)}))
-	h.writeJSON(w, http.StatusOK, ev)
+	return ev, true
 }
 
 // --- controls ---------------------------------------------------------------

@@ -70,6 +70,41 @@ func LoadRecording(r io.Reader) (*Recording, error) {
 	return &Recording{ev: *ev, data: data}, nil
 }
 
+// Recording returns the recorded history of agent id as it is now: what
+// the page's "Export JSON" saves (GET api/agents/{id}/export), to write to
+// a file with WriteTo or to serve with Handler. An agent records while it
+// is watched (Watch, or a page showing it), so a program can keep a flight
+// recorder on the agents it cares about without a browser:
+//
+//	stop, _ := sess.Watch(id)
+//	defer stop()
+//	... // ticks; on the problem:
+//	rec, _ := sess.Recording(id)
+//	rec.WriteTo(f) // later: arbor replay agent.json
+//
+// It waits for a tick in progress to end, so it must not be called from
+// within one (an error handler, a tracer or a node), and it returns
+// ErrNoAgent for an id the session does not know (an agent removed from
+// the manager is known while its history is kept). An agent nobody
+// watched gives a recording without ticks.
+func (s *Session) Recording(id int) (*Recording, error) {
+	ev, ok := s.exportOf(id)
+	if !ok {
+		return nil, fmt.Errorf("recording of agent %d: %w", id, ErrNoAgent)
+	}
+	data, err := json.Marshal(ev)
+	if err != nil {
+		return nil, fmt.Errorf("recording of agent %d: encode: %w", id, err)
+	}
+	return &Recording{Name: fmt.Sprintf("agent-%d.json", id), ev: *ev, data: data}, nil
+}
+
+// WriteTo writes the recording as JSON (the format LoadRecording reads).
+func (r *Recording) WriteTo(w io.Writer) (int64, error) {
+	n, err := w.Write(r.data)
+	return int64(n), err
+}
+
 // LoadRecordingFile loads the recording in the file at path (see
 // LoadRecording) and names it after the file.
 func LoadRecordingFile(path string) (*Recording, error) {

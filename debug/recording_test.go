@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -91,6 +92,42 @@ func TestLoadRecordingRoundTrip(t *testing.T) {
 	// A byte-order mark is skipped.
 	if _, err := LoadRecording(bytes.NewReader(append([]byte("\xef\xbb\xbf"), data...))); err != nil {
 		t.Errorf("with a BOM: %v", err)
+	}
+}
+
+func TestSessionRecording(t *testing.T) {
+	s, data := recordedSession(t)
+	rec, err := s.Recording(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Agent() != 0 || rec.TreeName() != "Sentry" || rec.Ticks() != 6 || rec.Name != "agent-0.json" {
+		t.Errorf("agent %d, tree %q, %d ticks, name %q", rec.Agent(), rec.TreeName(), rec.Ticks(), rec.Name)
+	}
+	// What it writes is the page's export (but for the time of export),
+	// and loads back as the same recording.
+	var buf bytes.Buffer
+	n, err := rec.WriteTo(&buf)
+	if err != nil || n != int64(buf.Len()) {
+		t.Fatalf("WriteTo: %d bytes of %d, %v", n, buf.Len(), err)
+	}
+	stamp := func(b []byte) []byte {
+		return edit(t, b, func(m map[string]any) { m["exported"] = "" })
+	}
+	if !sameJSON(t, stamp(buf.Bytes()), stamp(data)) {
+		t.Errorf("written\n%s\nexported\n%s", buf.Bytes(), data)
+	}
+	back, err := LoadRecording(&buf)
+	if err != nil || !bytes.Equal(back.data, rec.data) {
+		t.Fatalf("load what WriteTo wrote: %v", err)
+	}
+	// An agent nobody watched: a recording without ticks; no agent: an
+	// error.
+	if idle, err := s.Recording(5); err != nil || idle.Ticks() != 0 || idle.TreeName() != "Blink" {
+		t.Errorf("unwatched agent: %v", err)
+	}
+	if _, err := s.Recording(100); !errors.Is(err, ErrNoAgent) {
+		t.Errorf("unknown agent: %v, want ErrNoAgent", err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arborbt/arbor/internal/rawdoc"
 	"github.com/arborbt/arbor/internal/suggest"
 )
 
@@ -87,7 +88,7 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 	}
 	if n := c.size(c.protos[main], map[string]int{}); n > o.MaxNodes {
 		root := c.protos[main].def
-		el.add("trees."+main, root.Type, root.Line, "the tree has %d nodes after subtree inlining, over the limit of %d", n, o.MaxNodes)
+		el.add("trees."+main, root.Type, root.Line, "the tree has %d nodes after subtree inlining, over the limit of %s", n, rawdoc.Count(o.MaxNodes))
 		return nil, el.err()
 	}
 	t := &Tree{name: main, doc: doc, keys: &keyIndex{shared: true}}

@@ -680,16 +680,14 @@ func TestLoadLimits(t *testing.T) {
 			trees[fmt.Sprintf("t%d", i)] = arbor.Sequence(arbor.SubTree(next), arbor.SubTree(next))
 		}
 		trees["t40"] = arbor.AlwaysSuccess()
-		start := time.Now()
+		// Counting stops at the limit: 2^40 nodes are never walked (the
+		// test would not end).
 		_, err := arbor.Compile(&arbor.Document{Main: "t0", Trees: trees}, nil)
 		if err == nil {
 			t.Fatal("compiled 2^40 nodes")
 		}
-		if !strings.Contains(err.Error(), "limit") {
-			t.Errorf("message %q does not mention the limit", err)
-		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("took %v", d)
+		if !strings.Contains(err.Error(), "over the limit of 100000 (100,000)") {
+			t.Errorf("message %q does not give the limit", err)
 		}
 	})
 	t.Run("a large tree under the node limit compiles", func(t *testing.T) {

@@ -391,7 +391,7 @@ func (d *decoder) node(id, path string, refLine, depth int) *arbor.Node {
 	d.visited[id] = true
 	if d.count++; d.count > conv.MaxNodes {
 		if d.count == conv.MaxNodes+1 {
-			d.el.Add(path, "", spec.Line, "more than %d nodes", conv.MaxNodes)
+			d.el.Add(path, "", spec.Line, "more than %s nodes", rawdoc.Count(conv.MaxNodes))
 		}
 		return nil
 	}

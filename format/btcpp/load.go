@@ -415,7 +415,7 @@ func (l *loader) node(e *element, path string, depth int) *arbor.Node {
 	w := l.where(l.file)
 	if l.count++; l.count > conv.MaxNodes {
 		if l.count == conv.MaxNodes+1 {
-			l.el.Add(path, "", e.line, "more than %d nodes%s", conv.MaxNodes, w)
+			l.el.Add(path, "", e.line, "more than %s nodes%s", rawdoc.Count(conv.MaxNodes), w)
 		}
 		return nil
 	}

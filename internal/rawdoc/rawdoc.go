@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Kind is the kind of a parsed value.
@@ -297,6 +298,24 @@ func ReadFile(path string, max int) ([]byte, error) {
 		return nil, fmt.Errorf("file is over the limit of %s", Bytes(max))
 	}
 	return data, nil
+}
+
+// Count writes a count limit for messages: as a number, and from 10,000
+// up also with thousands separators, as the documentation writes it:
+// "100000 (100,000)".
+func Count(n int) string {
+	if n < 10_000 {
+		return strconv.Itoa(n)
+	}
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return s + " (" + b.String() + ")"
 }
 
 // Bytes writes a size limit for messages: "16777216 bytes (16 MiB)", the

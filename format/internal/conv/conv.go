@@ -385,7 +385,7 @@ func ResolveGuards(doc *arbor.Document, refs []GuardRef, el *Errors) {
 		total = min(total+size(t), 1<<30)
 	}
 	if total > MaxNodes {
-		el.Add("trees", "", 0, "the trees have %d nodes once guards are expanded, over the limit of %d", total, MaxNodes)
+		el.Add("trees", "", 0, "the trees have %d nodes once guards are expanded, over the limit of %s", total, rawdoc.Count(MaxNodes))
 		return
 	}
 	used := map[string]bool{}

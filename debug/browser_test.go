@@ -133,13 +133,17 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("slow clicks", func(t *testing.T) { checkSlowClicks(t, ctx, base, mode) })
 	t.Run("narrow window", func(t *testing.T) { checkNarrow(t, ctx, base) })
 	t.Run("stale token", func(t *testing.T) { checkStaleToken(t, ctx, base) })
+	t.Run("no token", func(t *testing.T) { checkNoToken(t, ctx, base) })
 	t.Run("keys", func(t *testing.T) { checkKeys(t, ctx, base) })
+	t.Run("keys after a click", func(t *testing.T) { checkKeysAfterClick(t, ctx, base) })
+	t.Run("go to tick, filter events", func(t *testing.T) { checkGotoAndFilter(t, ctx, base) })
 	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })
 	t.Run("collapsed across a reload", func(t *testing.T) { checkFoldAcrossReload(t, ctx, base, s) })
 	t.Run("big tree", func(t *testing.T) { checkBigTree(t, ctx, base, s) })
 	t.Run("agent not in the session", func(t *testing.T) { checkMissingAgent(t, ctx, base, s) })
 	t.Run("list refresh", func(t *testing.T) { checkListRefresh(t, ctx, base, s) })
 	t.Run("node errors", func(t *testing.T) { checkNodeErrors(t, ctx, base, s) })
+	t.Run("errors in turn", func(t *testing.T) { checkErrorsInTurn(t, ctx, base, s) })
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)
 	}
@@ -384,7 +388,7 @@ func checkForce(t *testing.T, ctx context.Context, base string) {
 	bt.Wait(t, ctx, "forced: marked, listed, investigating", `(() => {
 		const m = document.querySelector('#tree .force-mark[data-node="2"]');
 		return m && m.querySelector('.force-outline') && m.querySelector('text').textContent === 'S' && !document.querySelector('#force-bar').hidden &&
-			document.querySelector('#force-list').textContent.startsWith('Check → success') && `+running+`.includes('investigate');
+			document.querySelector('#force-list').textContent.startsWith('Check noise exists → success') && `+running+`.includes('investigate');
 	})()`, 5*time.Second)
 	if p := bt.Eval[string](t, ctx, agentBarProblems); p != "" {
 		bt.Screenshot(t, ctx, "agent-bar-1024.png", artifacts)
@@ -829,4 +833,40 @@ func checkListRefresh(t *testing.T, ctx context.Context, base string, s *Session
 	s.Do(func(m *arbor.Manager) { m.Agent(0).Resume() })
 	bt.Wait(t, ctx, "agent 0 redrawn when it changed", `(() => { const li = document.querySelector('#agent-list li[data-id="0"]');
 		return !li.__kept && !li.querySelector('.dot.paused'); })()`, 10*time.Second)
+}
+
+// checkErrorsInTurn: two Checks of the same name err on every tick, one
+// after the other. The Errors tab gives one entry to each, with its count
+// (not an entry per tick), and its counts by node tell them apart by
+// number.
+func checkErrorsInTurn(t *testing.T, ctx context.Context, base string, s *Session) {
+	tree, err := arbor.Compile(&arbor.Document{Main: "Turns", Trees: map[string]*arbor.Node{
+		"Turns": arbor.Selector(
+			arbor.Sequence(arbor.Check("hp", "<", 30).Named("hp check"), arbor.Set("mode", "flee")),
+			arbor.Sequence(arbor.Check("hp", ">", 90).Named("hp check"), arbor.Set("mode", "rest")),
+			arbor.Set("mode", "fight"),
+		),
+	}}, arbor.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id int
+	s.Do(func(m *arbor.Manager) {
+		a := m.Add(tree)
+		a.Blackboard().Set("hp", "lots")
+		id = a.ID()
+	})
+	defer s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(id)) })
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d", base, id)))
+	bt.Wait(t, ctx, "agent live", fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #%d ')`, id), 10*time.Second)
+	bt.Run(t, ctx, chromedp.Click(`.tabs button[data-tab="errors"]`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "an entry for each Check, with its count", `(() => {
+		const li = Array.from(document.querySelectorAll('#errors-list li'));
+		return li.length === 2 && li[0].dataset.node !== li[1].dataset.node &&
+			li.every((x) => x.querySelector('.err-node').textContent === 'hp check' && Number(((x.querySelector('.err-rep') || {}).textContent || '').replace(' ×', '')) >= 2);
+	})()`, 10*time.Second)
+	bt.Wait(t, ctx, "counts by node with numbers", `(() => {
+		const names = Array.from(document.querySelectorAll('#errors-by .err-node')).map((e) => e.textContent);
+		return names.length === 2 && names.every((n) => /^hp check #\d+$/.test(n)) && names[0] !== names[1];
+	})()`, 10*time.Second)
 }

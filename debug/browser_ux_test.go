@@ -2,6 +2,7 @@ package debug
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -109,6 +110,34 @@ func checkStaleToken(t *testing.T, ctx context.Context, base string) {
 	control(t, base, "POST", "/api/agents/1/resume", "{}")
 }
 
+// checkNoToken checks the page without the control token: the controls
+// that write are shown but disabled, saying what they need (they would
+// fail), and a token that comes with the address enables them.
+func checkNoToken(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1"),
+		chromedp.Evaluate(`sessionStorage.removeItem('arbor-token')`, nil),
+		chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1"))
+	bt.Wait(t, ctx, "agent 1 without a token", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
+		!document.querySelector('#controls').hidden && !document.querySelector('#token').hidden`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.Click(`nav.tabs button[data-tab="node"]`, chromedp.ByQuery))
+	bt.Run(t, ctx, chromedp.SendKeys("#node-find", "Selector\n", chromedp.ByID))
+	bt.Wait(t, ctx, "a node selected", `!!document.querySelector('#tree g.node.selected') && !document.querySelector('#bp-box').hidden`, 5*time.Second)
+	disabled := `(() => {
+		const need = (el) => !!el && el.disabled && /control token/.test(el.title || (el.closest('label') || {}).title || '');
+		const boxes = Array.from(document.querySelectorAll('#bp-box input, #force-box input'));
+		return need(document.querySelector('#btn-pause')) && need(document.querySelector('#btn-step')) &&
+			need(document.querySelector('#bb-set')) && need(document.querySelector('#btn-pause-all')) &&
+			boxes.length > 0 && boxes.every(need);
+	})()`
+	bt.Wait(t, ctx, "the controls that write disabled, saying why", disabled, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(`location.hash = '#agent=1&token=`+browserToken+`'`, nil))
+	bt.Wait(t, ctx, "enabled by the token in the address", `(() => {
+		const on = (el) => !el.disabled && !/control token/.test(el.title || (el.closest('label') || {}).title || '');
+		return on(document.querySelector('#btn-pause')) && on(document.querySelector('#btn-step')) && on(document.querySelector('#bb-set')) &&
+			Array.from(document.querySelectorAll('#bp-box input, #force-box input')).every(on) && document.querySelector('#token').hidden;
+	})()`, 5*time.Second)
+}
+
 // TestBrowserProgramRestart: when the program behind the page restarts on
 // the same address, the page starts again with the new session (its
 // history, revisions and token were the old one's).
@@ -163,4 +192,59 @@ func checkKeys(t *testing.T, ctx context.Context, base string) {
 	bt.Wait(t, ctx, "S: one more tick, paused", status+` === 'paused' && (/record (\d+)/.exec(`+label+`) || [])[1] === String(`+rec+` + 1)`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent(" "))
 	bt.Wait(t, ctx, "Space: running again", status+` !== 'paused'`, 5*time.Second)
+}
+
+// checkKeysAfterClick checks that the page's keys work after a click on
+// one of its buttons (◀, a tab, Step): a button clicked with the mouse
+// does not keep the focus, so ← goes on scrubbing and Space pauses or
+// resumes rather than pressing the button again.
+func checkKeysAfterClick(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1&token="+browserToken))
+	label := `document.querySelector('#tl-label').textContent`
+	record := `Number((/record (\d+)/.exec(` + label + `) || [0, 0])[1])`
+	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') && `+label+`.startsWith('live · record') && `+record+` >= 4`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
+	bt.Wait(t, ctx, "◀ clicked: history", label+`.startsWith('history · record')`, 5*time.Second)
+	at := bt.Eval[int](t, ctx, record)
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
+	bt.Wait(t, ctx, "then ←: one record back", fmt.Sprintf(`%s.startsWith('history · record') && %s === %d`, label, record, at-1), 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click(`nav.tabs button[data-tab="events"]`, chromedp.ByQuery), chromedp.KeyEvent(kb.End))
+	bt.Wait(t, ctx, "a tab clicked, then End: live", label+`.startsWith('live · record')`, 5*time.Second)
+	status := `document.querySelector('#agent-status').textContent`
+	bt.Run(t, ctx, chromedp.Click("#btn-step", chromedp.ByID))
+	bt.Wait(t, ctx, "Step clicked: paused", status+` === 'paused'`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.KeyEvent(" "))
+	bt.Wait(t, ctx, "then Space: running again", status+` !== 'paused'`, 5*time.Second)
+}
+
+// checkGotoAndFilter checks the timeline's "go to tick" field and the
+// Events tab's filter: a tick of the history typed there is shown; one
+// not in it marks the field and says which ticks the history holds; the
+// filter keeps the events whose words match, and counts them.
+func checkGotoAndFilter(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1&token="+browserToken))
+	label := `document.querySelector('#tl-label').textContent`
+	tick := `Number((/ tick (\d+) /.exec(` + label + `) || [0, 0])[1])`
+	record := `Number((/record (\d+)/.exec(` + label + `) || [0, 0])[1])`
+	// Six records or more: three ticks back is in the history.
+	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') && `+label+`.startsWith('live · record') && `+record+` >= 6`, 10*time.Second)
+	want := bt.Eval[int](t, ctx, tick) - 3
+	bt.Run(t, ctx, chromedp.SendKeys("#tl-goto", fmt.Sprintf("%d\n", want), chromedp.ByID))
+	bt.Wait(t, ctx, "the tick typed shown", fmt.Sprintf(`%s.startsWith('history · record') && %s === %d && !document.querySelector('#tl-goto').classList.contains('bad')`, label, tick, want), 5*time.Second)
+	bt.Run(t, ctx, chromedp.SetValue("#tl-goto", "", chromedp.ByID), chromedp.SendKeys("#tl-goto", "999999999\n", chromedp.ByID))
+	bt.Wait(t, ctx, "a tick not in the history", `document.querySelector('#tl-goto').classList.contains('bad') &&
+		/not in the history: it holds ticks \d+ to \d+/.test(document.querySelector('#tl-goto').title)`, 5*time.Second)
+	if got := bt.Eval[int](t, ctx, tick); got != want {
+		t.Errorf("a tick not in the history moved the view to tick %d", got)
+	}
+	bt.Run(t, ctx, chromedp.Click(`nav.tabs button[data-tab="events"]`, chromedp.ByQuery), chromedp.Click("#btn-live", chromedp.ByID))
+	bt.Wait(t, ctx, "a tick with several kinds of events", `new Set(Array.from(document.querySelectorAll('#events-list li span[class^="k-"]')).map((s) => s.className)).size >= 2`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.SendKeys("#events-filter", "result", chromedp.ByID))
+	bt.Wait(t, ctx, "only result events, counted", `(() => {
+		const li = Array.from(document.querySelectorAll('#events-list li'));
+		return li.length > 0 && li.every((x) => x.textContent.includes('result')) && /^\d+ of \d+$/.test(document.querySelector('#events-count').textContent);
+	})()`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.SetValue("#events-filter", "", chromedp.ByID), chromedp.SendKeys("#events-filter", "nosuchnode", chromedp.ByID))
+	bt.Wait(t, ctx, "nothing matches", `document.querySelector('#events-list li').textContent === 'no event of this tick matches the filter'`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.SetValue("#events-filter", "", chromedp.ByID), chromedp.Evaluate(`document.querySelector('#events-filter').dispatchEvent(new Event('input'))`, nil))
 }

@@ -118,6 +118,7 @@
         S.token = '';
         try { sessionStorage.removeItem('arbor-token'); } catch (_) { /* private mode */ }
         $('#token').hidden = !canControl();
+        renderTokenState();
       }
       throw err;
     }
@@ -196,19 +197,44 @@
     // The paused count first: a narrow header cuts the end of the line.
     $('#clock').textContent = (paused ? (paused === sum.agents ? 'all' : paused) + ' paused · ' : '') +
       'tick ' + sum.tick + ' · t=' + fmtMs(sum.nowMs) + rate + ' · ' + sum.agents + ' agents';
-    renderWorldControls(paused === sum.agents && sum.agents > 0);
+    S.allPaused = paused === sum.agents && sum.agents > 0;
+    renderWorldControls(S.allPaused);
   }
 
   // renderWorldControls shows, with controls, Pause all (Resume all when
   // every agent is paused) and Step all in the header; without the token
   // they are disabled, and say where it comes from.
+  // NEED_TOKEN says why a control is disabled: the page has no token yet.
+  const NEED_TOKEN = 'Needs the control token: open the page with the URL the program logs (…#token=…), or enter it in an agent\'s bar';
+
+  // renderTokenState enables the controls that write (the agent's Pause,
+  // Resume and Step, the Set form, breakpoints and forces) only once the
+  // page has the token: without it they would fail with 401. Their own
+  // titles come back with it.
+  function renderTokenState() {
+    const noToken = !S.token;
+    for (const b of [$('#btn-pause'), $('#btn-resume'), $('#btn-step'), $('#bb-set')]) {
+      if (b.dataset.title == null) b.dataset.title = b.title;
+      b.title = noToken ? NEED_TOKEN : b.dataset.title;
+    }
+    $('#btn-step').disabled = noToken;
+    $('#bb-set').disabled = noToken;
+    if (S.agent) {
+      $('#btn-pause').disabled = noToken || S.agent.paused;
+      $('#btn-resume').disabled = noToken || !S.agent.paused;
+    }
+    if (S.session && !S.rec) renderWorldControls(!!S.allPaused);
+    S.bpBoxKey = S.forceBoxKey = null; // rebuilt with the token's state
+    if (S.tab === 'node') renderNode();
+  }
+
   function renderWorldControls(allPaused) {
     const box = $('#world-ctl');
     box.hidden = !(S.session && S.session.controls) || !!S.rec;
     const b = $('#btn-pause-all');
     const step = $('#btn-step-all');
     const noToken = !S.token;
-    const need = 'Needs the control token: open the page with the URL the program logs (…#token=…), or enter it in an agent\'s bar';
+    const need = NEED_TOKEN;
     const title = noToken ? need : allPaused ? 'Resume every agent, also those paused one by one (P)' : 'Pause every agent of the program: the whole world stops (P)';
     const text = allPaused ? 'Resume all' : 'Pause all';
     if (b.textContent !== text) b.textContent = text;
@@ -334,7 +360,7 @@
   function agentItem(a, mark) {
     const st = a.paused ? 'paused' : a.status;
     // Focusable (see rovingTab): Enter or Space opens it.
-    return h('li', { 'data-id': a.id, class: 'agent-item' + (a.id === S.agentId ? ' sel' : ''), title: a.treeName + ' · ' + st,
+    return h('li', { 'data-id': a.id, class: 'agent-item' + (a.id === S.agentId ? ' sel' : ''), title: '#' + a.id + (a.label ? ' · ' + a.label : '') + ' · ' + a.treeName + ' · ' + st,
       tabindex: -1, role: 'button', onclick: (e) => {
         openAgent(a.id);
         // Clicked (not a key): the page's keys (Space, End) stay the page's.
@@ -860,8 +886,16 @@
     const svg = $('#tree');
     const [W, H] = sizeOf(svg, 800, 500);
     const t = S.tree;
-    const k = Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
-    return { k, x: (W - t.width * k) / 2, y: Math.max(8, (H - 30 - t.height * k) / 2) };
+    let k = Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
+    // The view's buttons sit over the top right corner: a tree as wide as
+    // to reach under them starts below them.
+    let top = 8;
+    const [cw, ch] = sizeOf($('#view-controls'));
+    if ((W + t.width * k) / 2 > W - 8 - cw) {
+      top = 16 + ch;
+      k = Math.min(k, Math.max(0.05, (H - 30 - top) / (t.height + 20)));
+    }
+    return { k, x: (W - t.width * k) / 2, y: Math.max(top, (H - 30 - t.height * k) / 2) };
   }
 
   function fit() {
@@ -1314,6 +1348,7 @@
     $('#btn-pause').hidden = a.paused;
     $('#btn-resume').disabled = !a.paused;
     $('#btn-resume').hidden = !a.paused;
+    if (ctl && !S.token) renderTokenState();
     $('#btn-export').hidden = !!S.rec;
     $('#btn-live').hidden = !!S.rec;
     renderBreak(a);
@@ -1399,7 +1434,7 @@
         : { class: 'err-node gone', text: e.path, title: e.type + ' (not in the tree shown)' }));
       if (n > 1) {
         li.append(h('span', { class: 'err-rep', text: ' ×' + n,
-          title: n + ' times in a row, since tick ' + oldest.tick + ' (t=' + fmtMs(oldest.nowMs) + ')' }));
+          title: n + ' times in the list, since tick ' + oldest.tick + ' (t=' + fmtMs(oldest.nowMs) + ')' }));
       }
       li.append(h('div', { class: 'err-msg', text: e.message }));
       return li;
@@ -1417,26 +1452,35 @@
     const key = JSON.stringify(rows);
     if (box.dataset.shown === key) return;
     box.dataset.shown = key;
+    // Nodes of the same label are told apart by their number.
+    const seen = new Map();
+    for (const [id] of rows) seen.set(fullLabel(id), (seen.get(fullLabel(id)) || 0) + 1);
+    const name = (id) => fullLabel(id) + (seen.get(fullLabel(id)) > 1 ? ' #' + id : '');
     box.replaceChildren(h('span', { class: 'muted', text: 'By node, since watching: ' }), ...rows.flatMap(([id, n], k) => [
       k ? h('span', { class: 'muted', text: ' · ' }) : null,
-      h('span', { class: 'err-node', 'data-node': id, text: fullLabel(id), title: t.nodes[id].path + ': show the node',
+      h('span', { class: 'err-node', 'data-node': id, text: name(id), title: t.nodes[id].path + ': show the node',
         onclick: () => { selectNode(id); focus(id, true); } }),
       h('span', { class: 'err-rep', text: ' ×' + n }),
     ]).filter(Boolean));
   }
 
-  // groupErrors folds runs of the same error (the same node and message,
-  // one after the other: a node that errs on every tick) into one entry:
-  // e the newest of the run, n its length, oldest its first.
+  // groupErrors folds the errors of the list (newest first) that are the
+  // same (node and message: a node that errs on every tick, or several
+  // that take turns) into one entry, where the newest of them is: e that
+  // newest, n how many, oldest the first of them.
   function groupErrors(errors) {
     const out = [];
+    const byKey = new Map();
     for (const e of errors) {
-      const g = out[out.length - 1];
-      if (g && g.e.node === e.node && g.e.path === e.path && g.e.message === e.message) {
+      const key = e.node + '\n' + e.path + '\n' + e.message;
+      const g = byKey.get(key);
+      if (g) {
         g.n++;
         g.oldest = e;
       } else {
-        out.push({ e, n: 1, oldest: e });
+        const first = { e, n: 1, oldest: e };
+        byKey.set(key, first);
+        out.push(first);
       }
     }
     return out;
@@ -1474,7 +1518,7 @@
     const at = hit && !S.rec && (S.live || (S.shown && S.shown.seq === hit.seq)) ? hit : null;
     const banner = $('#break-banner');
     banner.hidden = !at;
-    if (at) banner.textContent = 'Paused at breakpoint: ' + label(at.node) + ' ' + at.event + ' (tick ' + at.tick + ')';
+    if (at) banner.textContent = 'Paused at breakpoint: ' + fullLabel(at.node) + ' ' + at.event + ' (tick ' + at.tick + ')';
     const node = at ? at.node : -1;
     if (node !== S.breakNode) {
       S.breakNode = node;
@@ -1532,7 +1576,7 @@
     const box = $('#bp-box');
     const ctl = canControl();
     const on = new Set(n ? breakpointsOf(n.id) : []);
-    const key = n ? JSON.stringify([S.agentId, n.id, ctl, Array.from(on)]) : '';
+    const key = n ? JSON.stringify([S.agentId, n.id, ctl, !!S.token, Array.from(on)]) : '';
     box.hidden = !n || !!S.rec;
     if (key === S.bpBoxKey) return;
     S.bpBoxKey = key;
@@ -1541,8 +1585,8 @@
     for (const ev of (S.session && S.session.breakEvents) || []) {
       const cb = h('input', { type: 'checkbox', 'data-event': ev, onchange: () => setBreakpoint(n.id) });
       cb.checked = on.has(ev);
-      cb.disabled = !ctl;
-      box.append(h('label', { title: ctl ? 'Pause the agent at the end of a tick where this node emits ' + ev : 'needs controls' }, cb, ev));
+      cb.disabled = !ctl || !S.token;
+      box.append(h('label', { title: !ctl ? 'needs controls' : !S.token ? NEED_TOKEN : 'Pause the agent at the end of a tick where this node emits ' + ev }, cb, ev));
     }
     box.append(h('p', { class: 'muted', text: ctl
       ? 'The agent pauses at the end of the tick; Resume or Step go on.'
@@ -1655,9 +1699,9 @@
     $('#force-list').replaceChildren(...fs.map((f) => {
       const item = h('span', { class: 'force-item', 'data-node': f.node, title: 'Show the node',
         onclick: () => { selectNode(f.node); focus(f.node, true); } },
-      label(f.node) + ' → ', h('b', { text: f.status }));
+      fullLabel(f.node) + ' → ', h('b', { text: f.status }));
       if (ctl) {
-        item.append(h('button', { title: 'Lift this force: the node runs again', 'aria-label': 'Lift the force of ' + label(f.node),
+        item.append(h('button', { title: 'Lift this force: the node runs again', 'aria-label': 'Lift the force of ' + fullLabel(f.node),
           onclick: (e) => { e.stopPropagation(); setForce(f.node, 'none'); } }, '×'));
       }
       return item;
@@ -1671,7 +1715,7 @@
     const box = $('#force-box');
     const ctl = canControl();
     const cur = n ? forcedOf(n.id) || 'none' : '';
-    const key = n ? JSON.stringify([S.agentId, n.id, ctl, cur]) : '';
+    const key = n ? JSON.stringify([S.agentId, n.id, ctl, !!S.token, cur]) : '';
     box.hidden = !n || !ctl;
     if (key === S.forceBoxKey) return;
     S.forceBoxKey = key;
@@ -1682,8 +1726,8 @@
     for (const st of ['none', 'success', 'failure', 'running']) {
       const rb = h('input', { type: 'radio', name: 'force', value: st, onchange: () => setForce(n.id, st) });
       rb.checked = st === cur;
-      rb.disabled = st === 'running' && !!noRun;
-      const title = rb.disabled ? noRun : st === 'none' ? 'The node runs as usual'
+      rb.disabled = !S.token || (st === 'running' && !!noRun);
+      const title = !S.token ? NEED_TOKEN : rb.disabled ? noRun : st === 'none' ? 'The node runs as usual'
         : 'The node is not run: ticked, it returns ' + st + (st === 'running' ? ' (and keeps running, with no callbacks)' : '');
       box.append(h('label', { title, class: rb.disabled ? 'off' : '' }, rb, st));
     }
@@ -1883,6 +1927,7 @@
     if (forced) add('forced', forced + ' (not run: ticked, it returns ' + forced + ')');
     if (n.guard >= 0) add('guard', label(n.guard) + ' (#' + n.guard + ')');
     if (n.guardOf >= 0) add('guards', label(n.guardOf) + ' (#' + n.guardOf + ')');
+    add('counts', statsSpan().toLowerCase());
     add('ticks', st[0]);
     add('successes', st[1]);
     add('failures', st[2]);
@@ -1916,6 +1961,13 @@
     return fmtCount(Math.round(v));
   }
 
+  // statsSpan says which ticks the statistics count: from the first
+  // watched to the newest (or the last exported), whatever tick is shown.
+  function statsSpan() {
+    if (S.rec) return 'Since watching began, up to the export (not only to the tick shown)';
+    return S.live ? 'Since watching began' : 'Since watching began, up to now (not only to the tick shown)';
+  }
+
   // grouped writes a number in full, digits grouped: 1,728,000.
   const groupFmt = [0, 1, 2].map((d) => new Intl.NumberFormat('en-US', { maximumFractionDigits: d }));
   const grouped = (v, digits) => groupFmt[digits || 0].format(v);
@@ -1924,7 +1976,7 @@
     const t = S.tree;
     const tb = $('#stats-table tbody');
     if (!t) return;
-    $('#stats-note').textContent = 'Since watching began. Time is wall time inside each node\'s ticks (children included). Point at a number for all its digits.';
+    $('#stats-note').textContent = statsSpan() + '. Time is wall time inside each node\'s ticks (children included). Point at a number for all its digits.';
     const ids = t.nodes.filter((n) => !n.inGuard).map((n) => n.id);
     const key = S.statsSort;
     for (const th of document.querySelectorAll('#stats-table th[data-sort]')) th.classList.toggle('sorted', th.dataset.sort === key);
@@ -1949,14 +2001,26 @@
     }));
   }
 
+  // renderEvents lists the events of the tick shown, those the filter
+  // matches (words all found in the kind, the node's label and path, the
+  // status), with a count when the filter hides some.
   function renderEvents() {
     const ol = $('#events-list');
     const v = S.shown;
-    if (!v || !v.events || !v.events.length) {
-      ol.replaceChildren(h('li', { class: 'muted', text: 'no events in this tick' }));
+    const all = (v && v.events) || [];
+    const words = $('#events-filter').value.toLowerCase().split(/\s+/).filter(Boolean);
+    const t = S.tree;
+    const shown = !words.length ? all : all.filter((e) => {
+      const n = t && t.nodes[e.node];
+      const text = [e.kind, fullLabel(e.node), n ? n.path : '', e.status || ''].join(' ').toLowerCase();
+      return words.every((w) => text.includes(w));
+    });
+    $('#events-count').textContent = words.length && all.length ? shown.length + ' of ' + all.length : '';
+    if (!shown.length) {
+      ol.replaceChildren(h('li', { class: 'muted', text: all.length ? 'no event of this tick matches the filter' : 'no events in this tick' }));
       return;
     }
-    ol.replaceChildren(...v.events.map((e) => {
+    ol.replaceChildren(...shown.map((e) => {
       const li = h('li', { 'data-node': e.node });
       li.append(h('span', { class: 'muted', text: '+' + e.atUs.toFixed(1) + 'µs ' }));
       li.append(h('span', { class: 'k-' + e.kind, text: e.kind + ' ' }));
@@ -1987,9 +2051,10 @@
     if (on && S.latest) onAgent(Object.assign({}, S.latest, { timeline: [] }));
   }
 
-  // historyLen is how many ticks the strip has room for.
+  // historyLen is how many ticks the strip has room for: a live history's
+  // length, or a recording's ticks (it gets no more; the slider spans them).
   function historyLen() {
-    if (S.rec) return Math.max(Number(S.rec.data.history) || 0, S.timeline.length, 1);
+    if (S.rec) return Math.max(S.timeline.length, 1);
     return (S.session && S.session.history) || 500;
   }
 
@@ -2126,14 +2191,17 @@
     }, delay);
   }
 
-  // Keys, anywhere but in a field or on a button: ← and → go through the
-  // history a tick at a time, End goes live; with controls, Space pauses
-  // or resumes the agent, S steps it and P pauses or resumes them all.
+  // Keys, anywhere but in a field: ← and → go through the history a tick
+  // at a time, End goes live; with controls, Space pauses or resumes the
+  // agent, S steps it and P pauses or resumes them all. On a button, a
+  // link or a checkbox focused from the keyboard, Space and Enter are
+  // theirs; a button clicked with the mouse lets the focus go
+  // (setupClickBlur), so the keys work after a click on ◀ or Step.
   function setupKeys() {
     document.addEventListener('keydown', (e) => {
       const el = document.activeElement;
-      if (e.ctrlKey || e.metaKey || e.altKey ||
-        (el && (el.closest('input, textarea, select, button, a') || el.isContentEditable))) return;
+      if (e.ctrlKey || e.metaKey || e.altKey || (el && isField(el))) return;
+      if (el && el.closest('button, a, input, summary') && (e.key === ' ' || e.key === 'Enter')) return;
       // P: every agent, with or without one shown.
       if (e.key.toLowerCase() === 'p') {
         if ($('#world-ctl').hidden || $('#btn-pause-all').disabled) return;
@@ -2168,8 +2236,52 @@
     });
   }
 
+  // isField reports whether el takes keys for itself: text fields, lists,
+  // and the inputs that arrows move (radio buttons, the slider).
+  function isField(el) {
+    if (el.isContentEditable || el.closest('textarea, select')) return true;
+    return el.tagName === 'INPUT' && !/^(checkbox|button|submit|reset)$/.test(el.type);
+  }
+
+  // setupClickBlur: a button (or link, tab, checkbox) clicked with the
+  // mouse does not keep the focus, which would take the page's keys (and
+  // Space would press it again); one reached with Tab keeps it.
+  function setupClickBlur() {
+    document.addEventListener('click', (e) => {
+      if (!e.detail) return; // from the keyboard
+      const el = e.target.closest && e.target.closest('button, a, input[type=checkbox], summary');
+      if (el && document.activeElement === el) el.blur();
+    });
+  }
+
+  // goToTick shows the record of tick n (the session's tick, as the
+  // header and the label count), or says that the history does not hold it.
+  function goToTick(n) {
+    const field = $('#tl-goto');
+    const row = Number.isInteger(n) ? S.timeline.find((t) => t[1] === n) : null;
+    field.classList.toggle('bad', !row);
+    if (!row) {
+      const tl = S.timeline;
+      field.title = !Number.isInteger(n) ? 'Type a tick number'
+        : tl.length ? 'Tick ' + n + ' is not in the history: it holds ticks ' + tl[0][1] + ' to ' + tl[tl.length - 1][1] + ' (of those the agent ran)'
+          : 'No ticks recorded yet';
+      return;
+    }
+    field.title = 'Go to tick: type a tick number and press Enter (the header counts the ticks)';
+    scrubTo(row[0]);
+  }
+
   function setupTimeline() {
     setupKeys();
+    setupClickBlur();
+    $('#tl-goto').addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter') return;
+      e.preventDefault();
+      const v = e.target.value.trim();
+      goToTick(/^\d+$/.test(v) ? Number(v) : NaN);
+    });
+    $('#tl-goto').addEventListener('input', (e) => e.target.classList.remove('bad'));
+    $('#events-filter').addEventListener('input', renderEvents);
     $('#tl-range').addEventListener('input', (e) => scrubTo(Number(e.target.value)));
     const errList = $('#errors-list');
     errList.onmouseenter = () => { S.errHover = true; };
@@ -2232,6 +2344,7 @@
     $('#token').addEventListener('change', (e) => {
       S.token = e.target.value.trim();
       try { sessionStorage.setItem('arbor-token', S.token); } catch (_) { /* private mode */ }
+      renderTokenState();
     });
     $('#bb-form').addEventListener('submit', async (e) => {
       e.preventDefault();
@@ -2422,6 +2535,7 @@
     if (!S.rec) return;
     S.rec = null;
     document.body.classList.remove('recording');
+    fileError('');
     renderRecBar();
     Object.assign(S, { agentId: null, agent: null, tree: null, treeId: null, timeline: [], latest: null, shown: null, stats: null });
     $('#viewport').replaceChildren();
@@ -2536,7 +2650,14 @@
     window.addEventListener('pagehide', () => { if (S.es) S.es.close(); });
     window.addEventListener('pageshow', (e) => { if (e.persisted && !S.rec) connect(S.agentId == null); });
     window.addEventListener('hashchange', () => {
+      const had = S.token;
       const id = readHash();
+      if (S.token !== had) {
+        // A token came with the address: what failed for want of it may
+        // be tried again.
+        if (/token/.test($('#notice').textContent)) notice('');
+        renderTokenState();
+      }
       if (id != null && id !== S.agentId && !S.rec) openAgent(id);
     });
   }

@@ -513,6 +513,11 @@ func TestBrowserBreakpoints(t *testing.T) {
 		!strings.Contains(l, fmt.Sprintf(" · tick %d · ", a.LastBreak.Tick)) {
 		t.Errorf("timeline label %q, hit at tick %d", l, a.LastBreak.Tick)
 	}
+	// The agent bar gives its room to the title first: "Agent #3 ·
+	// Villager" whole, the label (activity and needs) cut after it.
+	if clipped := bt.Eval[bool](t, ctx, `(() => { const h = document.querySelector('#agent-title'); return h.scrollWidth > h.clientWidth; })()`); clipped {
+		t.Errorf("the agent's title is cut: %q", bt.Eval[string](t, ctx, `document.querySelector('#agent-title').textContent`))
+	}
 	screenshot(t, ctx, "breakpoint.png")
 
 	// Scrubbed back, Step shows the new tick live.

@@ -7,6 +7,7 @@ package browsertest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -108,20 +110,45 @@ func Eval[T any](t testing.TB, ctx context.Context, expr string) T {
 const Slack = 3
 
 // Wait polls a JavaScript expression until it is true, failing the test
-// (with what) when it is still false after Slack × timeout.
+// (with what) when it is still false after Slack × timeout. A poll that
+// meets the page navigating (a reload the page does itself, say) counts
+// as false: the next one asks the new document.
 func Wait(t testing.TB, ctx context.Context, what, expr string, timeout time.Duration) {
 	t.Helper()
 	timeout *= Slack
 	deadline := time.Now().Add(timeout)
 	for {
-		if Eval[bool](t, ctx, expr) {
+		var ok bool
+		err := chromedp.Run(ctx, chromedp.Evaluate(expr, &ok))
+		if err != nil && !navigating(err) {
+			t.Fatalf("%s: evaluate %s: %v", what, expr, err)
+		}
+		if ok {
 			return
 		}
 		if time.Now().After(deadline) {
+			if err != nil {
+				t.Fatalf("%s: still failing after %v: %s: %v", what, timeout, expr, err)
+			}
 			t.Fatalf("%s: still false after %v: %s\npage: %s", what, timeout, expr, pageState(ctx))
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// navigating says whether err is DevTools' answer to an evaluation that
+// the page's navigation interrupted: its document went away meanwhile.
+func navigating(err error) bool {
+	var e *cdproto.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	for _, m := range []string{"Inspected target navigated or closed", "Execution context was destroyed", "Cannot find context with specified id"} {
+		if strings.Contains(e.Message, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // pageState describes the page for a failure's message: its address, the

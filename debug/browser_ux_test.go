@@ -24,24 +24,47 @@ import (
 // after 150 ms, as a person clicks, while the page goes on updating.
 func slowClick(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
-	// The element may be missing for an update (a list redrawn, a tick in
-	// which nothing runs): its place is asked again.
-	var at []float64
-	for deadline := time.Now().Add(5 * time.Second); len(at) == 0; {
+	// Whether the last press landed on an element sel finds: the page may
+	// redraw between the test finding the element and the press (the
+	// running list says "nothing running" for a tick), and the press then
+	// lands on something else, which a person would see, and press again.
+	bt.Run(t, ctx, chromedp.Evaluate(`window.__slowSel = `+strconv.Quote(sel)+`;
+		if (!window.__slowHits) {
+			window.__slowHits = true;
+			document.addEventListener('pointerdown', (e) => {
+				window.__slowHit = !!e.target.closest(window.__slowSel);
+				window.__slowOn = e.target.outerHTML.slice(0, 80);
+			}, true);
+		}`, nil))
+	for deadline := time.Now().Add(5 * time.Second * bt.Slack); ; {
+		// The element may be missing for an update (a list redrawn, a tick
+		// in which nothing runs): its place is asked again.
+		var at []float64
+		for len(at) == 0 {
+			if time.Now().After(deadline) {
+				t.Fatalf("no element %s to click", sel)
+			}
+			bt.Run(t, ctx, chromedp.Evaluate(`(() => { const e = document.querySelector(`+strconv.Quote(sel)+`); if (!e) return [];
+				const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &at))
+			if len(at) == 0 {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		bt.Run(t, ctx, chromedp.Evaluate(`window.__slowHit = false`, nil),
+			input.DispatchMouseEvent(input.MouseMoved, at[0], at[1]),
+			input.DispatchMouseEvent(input.MousePressed, at[0], at[1]).WithButton(input.Left).WithClickCount(1),
+			chromedp.Sleep(150*time.Millisecond),
+			input.DispatchMouseEvent(input.MouseReleased, at[0], at[1]).WithButton(input.Left).WithClickCount(1))
+		if bt.Eval[bool](t, ctx, `window.__slowHit`) {
+			return
+		}
+		on := bt.Eval[string](t, ctx, `window.__slowOn || 'nothing'`)
 		if time.Now().After(deadline) {
-			t.Fatalf("no element %s to click", sel)
+			t.Fatalf("the press at %v never landed on %s (last on %s)", at, sel, on)
 		}
-		bt.Run(t, ctx, chromedp.Evaluate(`(() => { const e = document.querySelector(`+strconv.Quote(sel)+`); if (!e) return [];
-			const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &at))
-		if len(at) == 0 {
-			time.Sleep(20 * time.Millisecond)
-		}
+		t.Logf("the press at %v landed on %s, not %s: again", at, on, sel)
+		time.Sleep(20 * time.Millisecond)
 	}
-	bt.Run(t, ctx,
-		input.DispatchMouseEvent(input.MouseMoved, at[0], at[1]),
-		input.DispatchMouseEvent(input.MousePressed, at[0], at[1]).WithButton(input.Left).WithClickCount(1),
-		chromedp.Sleep(150*time.Millisecond),
-		input.DispatchMouseEvent(input.MouseReleased, at[0], at[1]).WithButton(input.Left).WithClickCount(1))
 }
 
 // checkSlowClicks: a node picked in a list that is redrawn on every update

@@ -198,7 +198,7 @@ func TestBrowserProgramRestart(t *testing.T) {
 
 // checkKeys: ← and → go through the history, End goes live, Space pauses
 // and resumes, S steps.
-func checkKeys(t *testing.T, ctx context.Context, base string) {
+func checkKeys(t *testing.T, ctx context.Context, base string, s *Session) {
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1&token="+browserToken))
 	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
 		Number((/^live · record (\d+) /.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 3`, 10*time.Second)
@@ -210,9 +210,15 @@ func checkKeys(t *testing.T, ctx context.Context, base string) {
 	bt.Wait(t, ctx, "End: live", label+`.startsWith('live · record')`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent(" "))
 	bt.Wait(t, ctx, "Space: paused", status+` === 'paused'`, 5*time.Second)
-	rec := bt.Eval[string](t, ctx, `(/record (\d+)/.exec(`+label+`) || [])[1]`)
+	// The reply to Pause can come before the live update with the agent's
+	// last ticks: the label may still show an older record. S steps from
+	// the newest, which the page shows once that update came.
+	s.mu.Lock()
+	rec := s.watches[1].seq
+	s.mu.Unlock()
+	bt.Wait(t, ctx, "paused at the newest record", fmt.Sprintf(`%s.startsWith('live · paused · record %d ')`, label, rec), 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent("s"))
-	bt.Wait(t, ctx, "S: one more tick, paused", status+` === 'paused' && (/record (\d+)/.exec(`+label+`) || [])[1] === String(`+rec+` + 1)`, 5*time.Second)
+	bt.Wait(t, ctx, "S: one more tick, paused", fmt.Sprintf(`%s === 'paused' && %s.startsWith('live · paused · record %d ')`, status, label, rec+1), 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent(" "))
 	bt.Wait(t, ctx, "Space: running again", status+` !== 'paused'`, 5*time.Second)
 }

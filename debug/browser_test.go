@@ -814,7 +814,8 @@ func checkEventLabels(t *testing.T, ctx context.Context, base string) {
 // checkListRefresh checks that the agent list, asked for every 1.5 s,
 // leaves what did not change alone: the entry of a paused agent and the
 // tree filter's options stay the same elements (a menu held open stays
-// open, a click in progress lands), while a changed entry is redrawn.
+// open, a click in progress lands), while a changed entry is redrawn; a
+// click held while its entry is redrawn opens the agent.
 func checkListRefresh(t *testing.T, ctx context.Context, base string, s *Session) {
 	s.Do(func(m *arbor.Manager) { m.Agent(0).Pause() })
 	defer s.Do(func(m *arbor.Manager) { m.Agent(0).Resume() })
@@ -833,6 +834,19 @@ func checkListRefresh(t *testing.T, ctx context.Context, base string, s *Session
 	s.Do(func(m *arbor.Manager) { m.Agent(0).Resume() })
 	bt.Wait(t, ctx, "agent 0 redrawn when it changed", `(() => { const li = document.querySelector('#agent-list li[data-id="0"]');
 		return !li.__kept && !li.querySelector('.dot.paused'); })()`, 10*time.Second)
+
+	// A click held while a refresh redraws the entry (its agent changed)
+	// opens the agent all the same.
+	xy := bt.Eval[[]float64](t, ctx, `(() => { const li = document.querySelector('#agent-list li[data-id="0"]'); li.__kept = true;
+		const r = li.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`)
+	bt.Run(t, ctx, input.DispatchMouseEvent(input.MouseMoved, xy[0], xy[1]),
+		input.DispatchMouseEvent(input.MousePressed, xy[0], xy[1]).WithButton(input.Left).WithClickCount(1))
+	s.Do(func(m *arbor.Manager) { m.Agent(0).Pause() })
+	bt.Wait(t, ctx, "agent 0 redrawn under the pointer", `(() => { const li = document.querySelector('#agent-list li[data-id="0"]');
+		return !li.__kept && !!li.querySelector('.dot.paused'); })()`, 10*time.Second)
+	bt.Run(t, ctx, input.DispatchMouseEvent(input.MouseReleased, xy[0], xy[1]).WithButton(input.Left).WithClickCount(1))
+	bt.Wait(t, ctx, "the click opened agent 0", `!document.querySelector('#agent-view').hidden &&
+		document.querySelector('#agent-title').textContent.startsWith('Agent #0 ')`, 5*time.Second)
 }
 
 // checkErrorsInTurn: two Checks of the same name err on every tick, one

@@ -351,6 +351,30 @@
     });
   }
 
+  // setupAgentListClicks: a click on an entry opens its agent (agentItem).
+  // The list is asked for every 1.5 s, and the entry of an agent that
+  // changed meanwhile (a label with live values changes on most) is a new
+  // element: pressed on the old one and released on the new one, the
+  // browser makes no click of it. Such a press and release on the entries
+  // of one agent open it too.
+  function setupAgentListClicks() {
+    const ul = $('#agent-list');
+    let pressed = null;
+    ul.addEventListener('pointerdown', (e) => {
+      pressed = e.button === 0 ? e.target.closest('li[data-id]') : null;
+    });
+    ul.addEventListener('pointerup', (e) => {
+      const was = pressed;
+      pressed = null;
+      const li = e.button === 0 ? e.target.closest('li[data-id]') : null;
+      // Still there, the entry pressed gets its click.
+      if (!was || !li || was.isConnected || was.dataset.id !== li.dataset.id) return;
+      openAgent(Number(li.dataset.id));
+      // As a click does: the page's keys stay the page's.
+      if (document.activeElement === li) li.blur();
+    });
+  }
+
   // errCount is an error count in at most 4 characters, as the badges show it.
   function errCountText(n) {
     return n > 999 ? fmtCount(n) : String(n);
@@ -2627,6 +2651,7 @@
     setupPanZoom();
     setupNodeLists();
     setupAgentListKeys();
+    setupAgentListClicks();
     setupTimeline();
     setupControls();
     if (S.session && S.session.recording) {

@@ -330,7 +330,7 @@ func checkListKeys(t *testing.T, ctx context.Context, base string) {
 	bt.Run(t, ctx, chromedp.KeyEvent(kb.Enter))
 	bt.Wait(t, ctx, "Enter opens agent 2", `document.querySelector('#agent-title').textContent.startsWith('Agent #2 ')`, 5*time.Second)
 	// An entry clicked leaves the page's keys to the page.
-	bt.Run(t, ctx, chromedp.Click(`#agent-list li[data-id="1"]`, chromedp.ByQuery))
+	bt.Click(t, ctx, `#agent-list li[data-id="1"]`)
 	label := `document.querySelector('#tl-label').textContent`
 	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
 		Number((/^live · record (\d+) /.exec(`+label+`) || [0, 0])[1]) >= 3`, 10*time.Second)

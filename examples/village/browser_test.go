@@ -173,9 +173,8 @@ func TestBrowserDemo(t *testing.T) {
 	bt.Wait(t, ctx, "search", `document.querySelectorAll('#agent-list li.agent-item').length === 1 && document.querySelector('#agent-list li').dataset.id === '17'`, 10*time.Second)
 
 	// Open the agent: its tree is drawn and its node statuses change over ticks.
-	if err := chromedp.Run(ctx, chromedp.Click(`#agent-list li[data-id="17"]`, chromedp.ByQuery)); err != nil {
-		t.Fatal(err)
-	}
+	// (The entry is redrawn as the villager's needs change: bt.Click.)
+	bt.Click(t, ctx, `#agent-list li[data-id="17"]`)
 	treeLen := w.Villagers[17].agent.Tree().Len()
 	bt.Wait(t, ctx, "tree drawn", fmt.Sprintf(`document.querySelectorAll('#tree g.node').length === %d`, treeLen), 10*time.Second)
 	bt.Wait(t, ctx, "root visited", `(() => { const g = document.querySelector('#tree g.node[data-id="0"]'); return g && g.getAttribute('data-visited') === '1' && g.getAttribute('data-status') === 'running'; })()`, 10*time.Second)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -108,6 +109,24 @@ func Eval[T any](t testing.TB, ctx context.Context, expr string) T {
 // other packages' tests (and their browsers) on the same two cores, and a
 // check that only waits longer there should not fail.
 const Slack = 3
+
+// Click clicks the middle of the element that the CSS selector sel finds
+// (scrolled into view), as a person does: at a point of the page.
+// chromedp.Click holds on to the element it found, and fails ("Could not
+// find node with given id") when the page redraws it before the click, as
+// the agent list does with an entry whose agent changed.
+func Click(t testing.TB, ctx context.Context, sel string) {
+	t.Helper()
+	at := `(() => { const e = document.querySelector(` + strconv.Quote(sel) + `); if (!e) return [];
+		e.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+		const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`
+	Wait(t, ctx, "an element "+sel+" to click", `(`+at+`).length > 0`, 5*time.Second)
+	xy := Eval[[]float64](t, ctx, at)
+	if len(xy) != 2 {
+		t.Fatalf("no element %s to click", sel)
+	}
+	Run(t, ctx, chromedp.MouseClickXY(xy[0], xy[1]))
+}
 
 // Wait polls a JavaScript expression until it is true, failing the test
 // (with what) when it is still false after Slack × timeout. A poll that

@@ -329,7 +329,17 @@ func TestBrowserDemo(t *testing.T) {
 		chromedp.Click(`#bb-form button[type="submit"]`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
-	bt.Wait(t, ctx, "blackboard write", `(() => { const r = document.querySelector('#bb-agent tr[data-key="note"] td.v'); return !!r && r.textContent === '"hello from the page"'; })()`, 5*time.Second)
+	written := `(() => { const r = document.querySelector('#bb-agent tr[data-key="note"] td.v'); return !!r && r.textContent === '"hello from the page"'; })()`
+	for deadline := time.Now().Add(bt.Slack * 5 * time.Second); !bt.Eval[bool](t, ctx, written); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("blackboard write: not shown: %s", bt.Eval[string](t, ctx, `JSON.stringify({ key: document.querySelector('#bb-key').value,
+				value: document.querySelector('#bb-value').value, msg: document.querySelector('#bb-msg').textContent,
+				hidden: document.querySelector('#bb-form').hidden, focus: document.activeElement && (document.activeElement.id || document.activeElement.tagName),
+				button: document.querySelector('#bb-form button').getBoundingClientRect().toJSON(), notice: document.querySelector('#notice').textContent,
+				tab: (document.querySelector('.tabs button.on') || {}).textContent, label: document.querySelector('#tl-label').textContent,
+				rows: Array.from(document.querySelectorAll('#bb-agent tr[data-key]')).map((r) => r.dataset.key).join(',') })`))
+		}
+	}
 }
 
 // agentJSON reads one agent of the demo's debugger.

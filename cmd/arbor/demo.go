@@ -52,7 +52,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	seed := fset.Uint64("seed", 1, "seed of the villagers' differences")
 	uniform := fset.Bool("uniform", false, "start every villager as village.md does (all needs 100, zone centres)")
 	trees := fset.String("trees", "", "directory holding villager.yaml and monster.yaml (default: "+demoTreesDir+" when present, else built-in copies)")
-	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents and write blackboards (prints a URL holding the token)")
+	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents and write blackboards (prints the world view's and the debugger's URLs holding the token; the world view hands it on)")
 	history := fset.Int("history", 500, "ticks of history kept for each watched agent")
 	workers := fset.Int("workers", 0, "manager worker goroutines (default GOMAXPROCS)")
 	fset.Usage = func() {
@@ -124,12 +124,15 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 		return 1
 	}
 	base := "http://" + displayAddr(ln.Addr()) + "/"
-	dbgURL := base + "debug/"
+	worldURL, dbgURL := base, base+"debug/"
 	if tok := sess.Token(); tok != "" {
+		// Both pages take the token from the address (the world page hands
+		// it on to the debugger pages it opens).
+		worldURL += "#token=" + tok
 		dbgURL += "#token=" + tok
 	}
 	fmt.Fprintf(stdout, "arbor demo: %d villagers and %d monsters (trees from %s)\n", len(w.Villagers), len(w.Monsters), from)
-	fmt.Fprintf(stdout, "  world view: %s\n  debugger:   %s\nPress Ctrl+C to stop.\n", base, dbgURL)
+	fmt.Fprintf(stdout, "  world view: %s\n  debugger:   %s\nPress Ctrl+C to stop.\n", worldURL, dbgURL)
 	if ready != nil {
 		ready(strings.TrimSuffix(base, "/"))
 	}

@@ -483,10 +483,22 @@ func agentJSON(t *testing.T, base string, id int) (a struct {
 func TestBrowserBreakpoints(t *testing.T) {
 	ctx := bt.Start(t, 1400, 850)
 	base, _ := startDemo(t)
-	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/debug/#agent=3&token="+testToken)); err != nil {
+	// The token comes with the world view's address (as arbor demo
+	// -controls prints it), which hands it on to the debugger it opens:
+	// the breakpoint checkboxes below are enabled only with it.
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/#token="+testToken)); err != nil {
 		t.Fatal(err)
 	}
-	bt.Wait(t, ctx, "agent 3 opened", `document.querySelector('#agent-title').textContent.startsWith('Agent #3 ')`, 10*time.Second)
+	bt.Wait(t, ctx, "the world view took the token", `document.querySelectorAll('#acts li').length > 0 && !location.hash.includes('token')`, 20*time.Second)
+	if err := chromedp.Run(ctx, chromedp.Click("#dbg", chromedp.ByID)); err != nil {
+		t.Fatal(err)
+	}
+	bt.Wait(t, ctx, "the debugger, the token out of its address", `location.pathname.endsWith('/debug/') && !location.hash.includes('token') &&
+		!!document.querySelector('#agent-list li[data-id="3"]')`, 10*time.Second)
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`location.hash = '#agent=3'`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	bt.Wait(t, ctx, "agent 3 opened", `location.pathname.endsWith('/debug/') && (document.querySelector('#agent-title') || {textContent: ''}).textContent.startsWith('Agent #3 ')`, 10*time.Second)
 	// The root ("live", a Repeat) is running on every tick: click it in
 	// the whole tree (Fit also stops following the running node), and
 	// break on "running".

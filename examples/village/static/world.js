@@ -245,14 +245,44 @@
   canvas.addEventListener('mouseleave', () => { mouse = null; hoverAt(null); });
   canvas.addEventListener('click', (ev) => {
     const p = pick(point(ev));
-    if (p) location.href = info.debugger + '#agent=' + p.id;
+    if (p) location.href = debuggerAt({ agent: p.id });
   });
   window.addEventListener('resize', resize);
 
+  // token is the debugger's control token when the address brought one
+  // (…/#token=…, as arbor demo -controls prints it): kept for the tab
+  // (sessionStorage, so that a reload keeps it) and out of the address,
+  // it goes with every debugger address this page opens, so the debugger
+  // has its controls.
+  let token = '';
+
+  function takeToken() {
+    const p = new URLSearchParams(location.hash.slice(1));
+    const tok = p.get('token');
+    if (tok) {
+      token = tok;
+      try { sessionStorage.setItem('arbor-world-token', tok); } catch (_) { /* private mode */ }
+      p.delete('token');
+      history.replaceState(null, '', location.pathname + location.search + (p.toString() ? '#' + p : ''));
+      return;
+    }
+    try { token = sessionStorage.getItem('arbor-world-token') || ''; } catch (_) { token = ''; }
+  }
+
+  // debuggerAt is the debugger's address with fragment parameters (the
+  // agent to show) and the token.
+  function debuggerAt(params) {
+    const p = new URLSearchParams(params);
+    if (token) p.set('token', token);
+    const f = p.toString();
+    return info.debugger + (f ? '#' + f : '');
+  }
+
   async function start() {
+    takeToken();
     const r = await fetch('world/info');
     info = await r.json();
-    document.getElementById('dbg').href = info.debugger;
+    document.getElementById('dbg').href = debuggerAt({});
     resize();
     const es = new EventSource('world/stream');
     es.addEventListener('frame', (e) => {

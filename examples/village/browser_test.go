@@ -245,6 +245,12 @@ func TestBrowserDemo(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Click(`.tabs button[data-tab="bb"]`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
+	// The picture with the controls enabled: the token, brought by the
+	// address, enables them where they are.
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`location.hash += '&token=`+testToken+`'`, nil)); err != nil {
+		t.Fatal(err)
+	}
+	bt.Wait(t, ctx, "controls enabled", `!document.querySelector('#btn-pause').disabled && !document.querySelector('#btn-pause-all').disabled && !location.hash.includes('token')`, 5*time.Second)
 	time.Sleep(500 * time.Millisecond)
 	screenshot(t, ctx, "debugger.png")
 

@@ -34,7 +34,7 @@ type Recording struct {
 	Name string
 
 	ev   exportView
-	data []byte // ev as served: the checked recording, re-encoded
+	data []byte // ev encoded, as served and written
 }
 
 // recordingInfo tells the page which recording it shows.
@@ -82,8 +82,10 @@ func LoadRecording(r io.Reader) (*Recording, error) {
 //	rec, _ := sess.Recording(id)
 //	rec.WriteTo(f) // later: arbor replay agent.json
 //
-// It waits for a tick in progress to end, so it must not be called from
-// within one (an error handler, a tracer or a node), and it returns
+// It takes the session's lock, waiting for a tick in progress to end, so
+// it must not be called where the lock is held: within a tick (an error
+// handler, a tracer, a node), within Session.Do, or from Options.Label.
+// It returns
 // ErrNoAgent for an id the session does not know (an agent removed from
 // the manager is known while its history is kept). An agent nobody
 // watched gives a recording without ticks.
@@ -102,6 +104,9 @@ func (s *Session) Recording(id int) (*Recording, error) {
 // WriteTo writes the recording as JSON (the format LoadRecording reads).
 func (r *Recording) WriteTo(w io.Writer) (int64, error) {
 	n, err := w.Write(r.data)
+	if err == nil && n < len(r.data) {
+		err = io.ErrShortWrite
+	}
 	return int64(n), err
 }
 

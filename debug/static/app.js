@@ -201,33 +201,37 @@
     renderWorldControls(S.allPaused);
   }
 
-  // renderWorldControls shows, with controls, Pause all (Resume all when
-  // every agent is paused) and Step all in the header; without the token
-  // they are disabled, and say where it comes from.
   // NEED_TOKEN says why a control is disabled: the page has no token yet.
   const NEED_TOKEN = 'Needs the control token: open the page with the URL the program logs (…#token=…), or enter it in an agent\'s bar';
 
   // renderTokenState enables the controls that write (the agent's Pause,
-  // Resume and Step, the Set form, breakpoints and forces) only once the
-  // page has the token: without it they would fail with 401. Their own
-  // titles come back with it.
+  // Resume and Step, Clear breakpoints, the Set form, breakpoints and
+  // forces) only once the page has the token: without it they would fail
+  // with 401. Their own titles come back with it. Called when the token
+  // comes or goes (the boxes and the force bar are keyed on it too).
   function renderTokenState() {
     const noToken = !S.token;
-    for (const b of [$('#btn-pause'), $('#btn-resume'), $('#btn-step'), $('#bb-set')]) {
+    for (const b of [$('#btn-pause'), $('#btn-resume'), $('#btn-step'), $('#bb-set'), $('#btn-clear-bps'), $('#btn-clear-forces')]) {
       if (b.dataset.title == null) b.dataset.title = b.title;
       b.title = noToken ? NEED_TOKEN : b.dataset.title;
     }
     $('#btn-step').disabled = noToken;
     $('#bb-set').disabled = noToken;
+    $('#btn-clear-forces').disabled = noToken;
+    $('#token').hidden = !canControl() || !noToken;
     if (S.agent) {
       $('#btn-pause').disabled = noToken || S.agent.paused;
       $('#btn-resume').disabled = noToken || !S.agent.paused;
+      renderBreak(S.agent);
+      renderForces(S.agent);
     }
     if (S.session && !S.rec) renderWorldControls(!!S.allPaused);
-    S.bpBoxKey = S.forceBoxKey = null; // rebuilt with the token's state
     if (S.tab === 'node') renderNode();
   }
 
+  // renderWorldControls shows, with controls, Pause all (Resume all when
+  // every agent is paused) and Step all in the header; without the token
+  // they are disabled, and say where it comes from.
   function renderWorldControls(allPaused) {
     const box = $('#world-ctl');
     box.hidden = !(S.session && S.session.controls) || !!S.rec;
@@ -363,6 +367,10 @@
     ul.addEventListener('pointerdown', (e) => {
       pressed = e.button === 0 ? e.target.closest('li[data-id]') : null;
     });
+    // A press that ends elsewhere, or is cancelled, is over.
+    const forget = (e) => { if (!ul.contains(e.target)) pressed = null; };
+    document.addEventListener('pointerup', forget);
+    document.addEventListener('pointercancel', () => { pressed = null; });
     ul.addEventListener('pointerup', (e) => {
       const was = pressed;
       pressed = null;
@@ -1368,11 +1376,11 @@
     $('#bb-form').hidden = !ctl;
     $('#token').hidden = !ctl || !!S.token;
     // One of Pause and Resume, in the same place.
-    $('#btn-pause').disabled = a.paused;
+    $('#btn-pause').disabled = a.paused || !S.token;
     $('#btn-pause').hidden = a.paused;
-    $('#btn-resume').disabled = !a.paused;
+    $('#btn-resume').disabled = !a.paused || !S.token;
     $('#btn-resume').hidden = !a.paused;
-    if (ctl && !S.token) renderTokenState();
+    $('#btn-step').disabled = !S.token;
     $('#btn-export').hidden = !!S.rec;
     $('#btn-live').hidden = !!S.rec;
     renderBreak(a);
@@ -1517,7 +1525,7 @@
   // (renderHit).
   function renderBreak(a) {
     const bps = a.breakpoints || [];
-    $('#btn-clear-bps').disabled = !bps.length;
+    $('#btn-clear-bps').disabled = !bps.length || !S.token;
     $('#btn-clear-bps').hidden = !bps.length;
     markBreakpoints(bps);
     const hit = a.lastBreak;
@@ -1715,7 +1723,7 @@
   // the node; × lifts its force) with Clear forces; hidden when none.
   function renderForceBar(fs) {
     const ctl = canControl();
-    const key = JSON.stringify([S.agentId, ctl, fs.map((f) => [f.node, f.status])]);
+    const key = JSON.stringify([S.agentId, ctl, !!S.token, fs.map((f) => [f.node, f.status])]);
     $('#force-bar').hidden = !fs.length;
     if (key === S.forceBarKey) return;
     S.forceBarKey = key;
@@ -1725,8 +1733,10 @@
         onclick: () => { selectNode(f.node); focus(f.node, true); } },
       fullLabel(f.node) + ' → ', h('b', { text: f.status }));
       if (ctl) {
-        item.append(h('button', { title: 'Lift this force: the node runs again', 'aria-label': 'Lift the force of ' + fullLabel(f.node),
-          onclick: (e) => { e.stopPropagation(); setForce(f.node, 'none'); } }, '×'));
+        const lift = h('button', { title: S.token ? 'Lift this force: the node runs again' : NEED_TOKEN, 'aria-label': 'Lift the force of ' + fullLabel(f.node),
+          onclick: (e) => { e.stopPropagation(); setForce(f.node, 'none'); } }, '×');
+        lift.disabled = !S.token;
+        item.append(lift);
       }
       return item;
     }));
@@ -2247,11 +2257,11 @@
         case 'ArrowRight': scrubTo(shownSeq() + 1); break;
         case 'End': setLive(true); break;
         case ' ':
-          if (!canControl()) return;
+          if (!canControl() || !S.token) return;
           control(S.agent && S.agent.paused ? 'resume' : 'pause');
           break;
         case 's':
-          if (!canControl()) return;
+          if (!canControl() || !S.token) return;
           control('step');
           break;
         default: return;
@@ -2292,6 +2302,7 @@
       return;
     }
     field.title = 'Go to tick: type a tick number and press Enter (the header counts the ticks)';
+    field.blur(); // the keys (← →, Space) go on from the tick shown
     scrubTo(row[0]);
   }
 
@@ -2636,6 +2647,7 @@
       $('#title').textContent = sess.title;
       $('#links').replaceChildren(...sess.links.map((l) => h('a', { href: l.url, text: l.name })));
       renderSummary(sess);
+      renderTokenState();
     } catch (err) {
       setConn('down');
       $('#list-info').textContent = 'cannot reach the debugger: ' + err.message;

@@ -249,31 +249,35 @@
   });
   window.addEventListener('resize', resize);
 
-  // token is the debugger's control token when the address brought one
-  // (…/#token=…, as arbor demo -controls prints it): kept for the tab
-  // (sessionStorage, so that a reload keeps it) and out of the address,
-  // it goes with every debugger address this page opens, so the debugger
-  // has its controls.
+  // The debugger's control token, when an address brought one (…/#token=…,
+  // as arbor demo -controls prints it): kept for the tab where the
+  // debugger's page keeps it (sessionStorage arbor-token, this origin's;
+  // the debugger forgets it there when the server refuses it), and out of
+  // the address. It goes with every debugger address this page opens, so
+  // the debugger has its controls.
   let token = '';
 
   function takeToken() {
     const p = new URLSearchParams(location.hash.slice(1));
     const tok = p.get('token');
-    if (tok) {
-      token = tok;
-      try { sessionStorage.setItem('arbor-world-token', tok); } catch (_) { /* private mode */ }
-      p.delete('token');
-      history.replaceState(null, '', location.pathname + location.search + (p.toString() ? '#' + p : ''));
-      return;
-    }
-    try { token = sessionStorage.getItem('arbor-world-token') || ''; } catch (_) { token = ''; }
+    if (!tok) return;
+    token = tok;
+    try { sessionStorage.setItem('arbor-token', tok); } catch (_) { /* private mode */ }
+    p.delete('token');
+    history.replaceState(null, '', location.pathname + location.search + (p.toString() ? '#' + p : ''));
+  }
+
+  // currentToken is the token as the tab keeps it now.
+  function currentToken() {
+    try { return sessionStorage.getItem('arbor-token') || ''; } catch (_) { return token; }
   }
 
   // debuggerAt is the debugger's address with fragment parameters (the
   // agent to show) and the token.
   function debuggerAt(params) {
     const p = new URLSearchParams(params);
-    if (token) p.set('token', token);
+    const tok = currentToken();
+    if (tok) p.set('token', tok);
     const f = p.toString();
     return info.debugger + (f ? '#' + f : '');
   }
@@ -282,7 +286,12 @@
     takeToken();
     const r = await fetch('world/info');
     info = await r.json();
-    document.getElementById('dbg').href = debuggerAt({});
+    const dbg = document.getElementById('dbg');
+    dbg.href = debuggerAt({});
+    // The link's address is made when it is followed: the token may have
+    // come (a pasted address) or gone (refused by the debugger) since.
+    dbg.addEventListener('click', () => { dbg.href = debuggerAt({}); });
+    window.addEventListener('hashchange', () => { takeToken(); dbg.href = debuggerAt({}); });
     resize();
     const es = new EventSource('world/stream');
     es.addEventListener('frame', (e) => {

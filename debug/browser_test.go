@@ -137,6 +137,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("keys", func(t *testing.T) { checkKeys(t, ctx, base, s) })
 	t.Run("keys after a click", func(t *testing.T) { checkKeysAfterClick(t, ctx, base) })
 	t.Run("go to tick, filter events", func(t *testing.T) { checkGotoAndFilter(t, ctx, base) })
+	t.Run("set button still", func(t *testing.T) { checkSetButtonStill(t, ctx, base, s) })
 	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })
 	t.Run("collapsed across a reload", func(t *testing.T) { checkFoldAcrossReload(t, ctx, base, s) })
 	t.Run("big tree", func(t *testing.T) { checkBigTree(t, ctx, base, s) })

@@ -289,3 +289,32 @@ func checkGotoAndFilter(t *testing.T, ctx context.Context, base string) {
 	bt.Wait(t, ctx, "nothing matches", `document.querySelector('#events-list li').textContent === 'no event of this tick matches the filter'`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.SetValue("#events-filter", "", chromedp.ByID), chromedp.Evaluate(`document.querySelector('#events-filter').dispatchEvent(new Event('input'))`, nil))
 }
+
+// checkSetButtonStill checks that the blackboard form stays where it is
+// while rows come and go above it (they scroll in their own box): a click
+// aimed at Set does not land elsewhere.
+func checkSetButtonStill(t *testing.T, ctx context.Context, base string, s *Session) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1&token="+browserToken))
+	bt.Wait(t, ctx, "the form", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') && !document.querySelector('#bb-form').hidden &&
+		document.querySelectorAll('#bb-agent tbody tr').length > 0`, 10*time.Second)
+	top := `Math.round(document.querySelector('#bb-set').getBoundingClientRect().top)`
+	before := bt.Eval[int](t, ctx, top)
+	keys := make([]string, 30)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("extra%02d", i)
+	}
+	s.Do(func(m *arbor.Manager) {
+		for _, k := range keys {
+			m.Agent(1).Blackboard().Set(k, 1)
+		}
+	})
+	defer s.Do(func(m *arbor.Manager) {
+		for _, k := range keys {
+			m.Agent(1).Blackboard().Delete(k)
+		}
+	})
+	bt.Wait(t, ctx, "30 more rows", `!!document.querySelector('#bb-agent tr[data-key="extra29"]')`, 10*time.Second)
+	if after := bt.Eval[int](t, ctx, top); after != before {
+		t.Errorf("the Set button moved from y=%d to y=%d when 30 rows came", before, after)
+	}
+}

@@ -329,12 +329,12 @@ func TestBrowserDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	bt.Wait(t, ctx, "resumed, live", `document.querySelector('#agent-status').textContent === 'running' && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 5*time.Second)
-	// Enter in the value field submits the form, as the Set button does:
-	// the button moves while the live blackboard above it gains and loses
-	// rows, and a click aimed at where it was can miss it.
+	// The Set button stays put while the live rows above it come and go
+	// (they scroll in their own box), so a click finds it.
 	if err := chromedp.Run(ctx,
 		chromedp.SendKeys("#bb-key", "note", chromedp.ByID),
-		chromedp.SendKeys("#bb-value", `"hello from the page"`+"\n", chromedp.ByID)); err != nil {
+		chromedp.SendKeys("#bb-value", `"hello from the page"`, chromedp.ByID),
+		chromedp.Click("#bb-set", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
 	written := `(() => { const r = document.querySelector('#bb-agent tr[data-key="note"] td.v'); return !!r && r.textContent === '"hello from the page"'; })()`

@@ -179,9 +179,6 @@ func BenchmarkFSMNodeHalt(b *testing.B) {
 }
 
 func TestUpdatesDoNotAllocate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocation counts")
-	}
 	cases := map[string]func() func(i int){
 		"steady": func() func(int) {
 			in := newBench(t, flatMachine())

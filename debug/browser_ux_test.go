@@ -224,15 +224,28 @@ func checkKeys(t *testing.T, ctx context.Context, base string, s *Session) {
 	bt.Wait(t, ctx, "Space: running again", status+` !== 'paused'`, 5*time.Second)
 }
 
+// Expressions of the timeline's label: its text and the record it names.
+const (
+	tlLabel  = `document.querySelector('#tl-label').textContent`
+	tlRecord = `Number((/record (\d+)/.exec(` + tlLabel + `) || [0, 0])[1])`
+)
+
+// openLive opens agent id in a new page with the control token and waits
+// until it is shown live with at least records records.
+func openLive(t *testing.T, ctx context.Context, base string, id, records int) {
+	t.Helper()
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d&token=%s", base, id, browserToken)))
+	bt.Wait(t, ctx, fmt.Sprintf("agent %d live", id), fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') && %s.startsWith('live · record') && %s >= %d`,
+		id, tlLabel, tlRecord, records), 10*time.Second)
+}
+
 // checkKeysAfterClick checks that the page's keys work after a click on
 // one of its buttons (◀, a tab, Step): a button clicked with the mouse
 // does not keep the focus, so ← goes on scrubbing and Space pauses or
 // resumes rather than pressing the button again.
 func checkKeysAfterClick(t *testing.T, ctx context.Context, base string) {
-	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1&token="+browserToken))
-	label := `document.querySelector('#tl-label').textContent`
-	record := `Number((/record (\d+)/.exec(` + label + `) || [0, 0])[1])`
-	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') && `+label+`.startsWith('live · record') && `+record+` >= 4`, 10*time.Second)
+	openLive(t, ctx, base, 1, 4)
+	label, record := tlLabel, tlRecord
 	bt.Run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
 	bt.Wait(t, ctx, "◀ clicked: history", label+`.startsWith('history · record')`, 5*time.Second)
 	at := bt.Eval[int](t, ctx, record)
@@ -252,11 +265,9 @@ func checkKeysAfterClick(t *testing.T, ctx context.Context, base string) {
 // not in it marks the field and says which ticks the history holds; the
 // filter keeps the events whose words match, and counts them.
 func checkGotoAndFilter(t *testing.T, ctx context.Context, base string) {
-	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1&token="+browserToken))
-	label := `document.querySelector('#tl-label').textContent`
+	openLive(t, ctx, base, 1, 6)
+	label := tlLabel
 	tick := `Number((/ tick (\d+) /.exec(` + label + `) || [0, 0])[1])`
-	record := `Number((/record (\d+)/.exec(` + label + `) || [0, 0])[1])`
-	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') && `+label+`.startsWith('live · record') && `+record+` >= 6`, 10*time.Second)
 	// A tick the history holds (the agent may have been paused for a
 	// while: not every tick has a record), a few back from the newest.
 	resp, err := http.Get(base + "/api/agents/1/timeline")

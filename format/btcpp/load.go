@@ -360,7 +360,9 @@ func (l *loader) behaviorTree(e *element, file string) {
 	}
 	for _, a := range e.attrs {
 		switch a.Name.Local {
-		case "ID", "_fullpath", "_description":
+		case "ID", "_fullpath", "_description", "_favorite":
+			// Editor metadata: Groot2's _fullpath and _description,
+			// MoveIt Pro's _favorite.
 		default:
 			l.fileErr(file, e.line, "unsupported attribute %q on <BehaviorTree>", a.Name.Local)
 		}
@@ -460,6 +462,12 @@ func (l *loader) node(e *element, path string, depth int) *arbor.Node {
 			// Such as Nav2's own Wait: the name is taken.
 			l.el.Add(path, id, e.line, "%s is an Arbor built-in, which keeps its name in XML, but the TreeNodesModel declares a program %s of that name (port %q): register the program's node under another name%s",
 				id, l.models[id].category, port, l.where(l.file))
+			break
+		}
+		if a := l.notAParam(id, ports); a != "" {
+			// Such as Nav2's <Wait wait_duration="5"/> without a model.
+			l.el.Add(path, id, e.line, "%s is an Arbor built-in, which keeps its name in XML, and %q is not one of its parameters (%s): if the file means a program node of that name, register it under another name%s",
+				id, a, arborParamList(id), l.where(l.file))
 			break
 		}
 		for _, a := range ports {
@@ -926,6 +934,39 @@ func (l *loader) foreignPort(id string) string {
 	}
 	slices.Sort(foreign)
 	return foreign[0]
+}
+
+// notAParam returns the first attribute that is not a parameter of the
+// Arbor-only built-in id, or "". Such an attribute means a program node
+// that took the built-in's name (Nav2's Wait has wait_duration).
+func (l *loader) notAParam(id string, ports []xmlAttr) string {
+	typ := conv.Canonical(id)
+	if typ == arbor.ErrorType {
+		return ""
+	}
+	for _, a := range ports {
+		if _, ok := arborParamKinds[typ+"."+a.Name.Local]; !ok {
+			return a.Name.Local
+		}
+	}
+	return ""
+}
+
+// arborParamList lists the parameters of the Arbor-only built-in id, for
+// messages.
+func arborParamList(id string) string {
+	prefix := conv.Canonical(id) + "."
+	var names []string
+	for k := range arborParamKinds {
+		if name, ok := strings.CutPrefix(k, prefix); ok {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return "it takes none"
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
 }
 
 // isArborOnly reports whether id is an Arbor built-in (or alias) that is

@@ -173,6 +173,11 @@ func TestLoadErrors(t *testing.T) {
 		{"v3 SequenceStar", doc(`<SequenceStar><A/></SequenceStar>`), []string{"unsupported BT.CPP node SequenceStar", "SequenceWithMemory"}},
 		{"SubTree remapping", doc(`<SubTree ID="M" goal="{g}"/>`), []string{"port remapping on SubTree (attribute goal)"}},
 		{"SubTree without ID", doc(`<SubTree/>`), []string{"<SubTree> needs an ID attribute"}},
+		// Nav2 files use their own Wait, usually without a TreeNodesModel.
+		{"program node named like an Arbor built-in", doc(`<Sequence><Wait wait_duration="5"/></Sequence>`),
+			[]string{"trees.M.children[0]", "[Wait, line 1]", `Wait is an Arbor built-in, which keeps its name in XML, and "wait_duration" is not one of its parameters (ms, ticks): if the file means a program node of that name, register it under another name`}},
+		{"attribute on an Arbor built-in without parameters", doc(`<Running speed="2"/>`), []string{`"speed" is not one of its parameters (it takes none)`}},
+		{"editor attribute on a tree without _", `<root BTCPP_format="4"><BehaviorTree ID="M" favorite="true"><A/></BehaviorTree></root>`, []string{`unsupported attribute "favorite" on <BehaviorTree>`}},
 		{"SubTree bad _autoremap", doc(`<SubTree ID="M" _autoremap="maybe"/>`), []string{`_autoremap must be true or false, got "maybe"`}},
 		{"SubTree with children", doc(`<SubTree ID="M"><A/></SubTree>`), []string{"<SubTree> takes none"}},
 		{"RunOnce default", doc(`<RunOnce><A/></RunOnce>`), []string{`RunOnce with then_skip="true" (BT.CPP's default`}},
@@ -216,6 +221,23 @@ func TestLoadErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Files as editors save them: Groot2's and MoveIt Pro's metadata on
+// trees, nodes and models is ignored.
+func TestLoadEditorMetadata(t *testing.T) {
+	d, err := btcpp.LoadFile("testdata/editor-metadata.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Main != "Pick Apples" {
+		t.Errorf("main %q", d.Main)
+	}
+	got := formattest.Shape(d.Trees["Pick Apples"])
+	const want = `Sequence(SubTree{tree:"Walk Row"} Selector"pick or skip"(IsRipe{min_color:0.8} Skip) RetryUntilSuccessful{attempts:3}(Pick{gentle:true,reach:"{arm_reach}"}))`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
 

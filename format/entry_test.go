@@ -109,6 +109,26 @@ func TestForeignEditorFile(t *testing.T) {
 	}
 }
 
+// The Behavior3 editor's node export (a list of node definitions) is
+// recognised from a .json file and refused for what it is.
+func TestBehavior3NodeExport(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nodes.json")
+	src := `[{"version": "0.3.0", "scope": "node", "name": "Dig", "category": "action", "title": "Dig", "properties": {}}]`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := format.Detect(path); err != nil || got != format.B3 {
+		t.Errorf("Detect = %q, %v; want %q", got, err, format.B3)
+	}
+	if _, err := format.Load(path, ""); err == nil || !strings.Contains(err.Error(), "a Behavior3 node export") {
+		t.Errorf("Load: %v", err)
+	}
+	// A list that is not one stays the native loader's to refuse.
+	if got := format.DetectData([]byte(`[{"type": "Success"}]`)); got != format.Arbor {
+		t.Errorf("DetectData of a list = %q, want %q", got, format.Arbor)
+	}
+}
+
 func TestOutputFormat(t *testing.T) {
 	for path, want := range map[string]string{"a.xml": format.BTCPP, "a.b3.json": format.B3, "A.B3.JSON": format.B3,
 		"a.json": format.Arbor, "a.yaml": format.Arbor, "a.yml": format.Arbor} {

@@ -73,14 +73,14 @@ func Detect(path string) (string, error) {
 
 // DetectData returns the format of a tree document from its content: XML
 // is btcpp, a JSON object with Behavior3 keys (scope, nodes, custom_nodes,
-// a list of trees) is b3, anything else arbor.
+// a list of trees) or a Behavior3 node export is b3, anything else arbor.
 func DetectData(data []byte) string {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	if bytes.HasPrefix(trimmed, []byte("<")) {
 		return BTCPP
 	}
-	if bytes.HasPrefix(trimmed, []byte("{")) {
+	if bytes.HasPrefix(trimmed, []byte("{")) || bytes.HasPrefix(trimmed, []byte("[")) {
 		if b3.Detect(data) {
 			return B3
 		}

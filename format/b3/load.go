@@ -101,6 +101,9 @@ func Detect(data []byte) bool {
 
 // detect is Detect on a parsed document.
 func detect(v *rawdoc.Value) bool {
+	if nodeExport(v) {
+		return true // refused by Load with a message that says what it is
+	}
 	if v == nil || v.Kind != rawdoc.Object {
 		return false
 	}
@@ -120,6 +123,20 @@ func detect(v *rawdoc.Value) bool {
 		return true
 	}
 	return false
+}
+
+// nodeExport reports whether v is the editor's export of node definitions:
+// a list of objects with "scope": "node" (no tree in it).
+func nodeExport(v *rawdoc.Value) bool {
+	if v == nil || v.Kind != rawdoc.List || len(v.List) == 0 {
+		return false
+	}
+	for _, e := range v.List {
+		if s, _ := str(e.Get("scope")); e.Kind != rawdoc.Object || s != "node" {
+			return false
+		}
+	}
+	return true
 }
 
 // template is a custom_nodes entry.
@@ -159,6 +176,10 @@ func describe(v *rawdoc.Value) string { return v.Describe() }
 
 func decode(v *rawdoc.Value) (*arbor.Document, error) {
 	d := &decoder{templates: map[string]template{}, byID: map[string]*treeSpec{}, byName: map[string]*treeSpec{}}
+	if nodeExport(v) {
+		d.el.Add("", "", v.Line, "a Behavior3 node export (node definitions, \"scope\": \"node\") holds no tree: export the tree or the project")
+		return nil, d.el.Err()
+	}
 	if v.Kind != rawdoc.Object {
 		d.el.Add("", "", v.Line, "a Behavior3 file must be a JSON object, got %s", describe(v))
 		return nil, d.el.Err()

@@ -105,6 +105,8 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{"not JSON", `{"scope": `, []string{"behavior3 JSON", "line 1"}},
 		{"not an object", `[1]`, []string{"must be a JSON object"}},
+		{"node export", "[\n  {\"version\": \"0.3.0\", \"scope\": \"node\", \"name\": \"Dig\", \"category\": \"action\", \"title\": \"Dig <depth>\", \"properties\": {\"depth\": 2}}\n]",
+			[]string{"line 1", "a Behavior3 node export", "holds no tree: export the tree or the project"}},
 		{"duplicate key", "{\"root\": \"a\",\n \"root\": \"b\"}", []string{"line 2", `duplicate key "root"`}},
 		{"unknown scope", `{"scope": "node", "name": "x"}`, []string{`scope "node"`, "want \"tree\" or \"project\""}},
 		{"not a b3 file", `{"hello": 1}`, []string{"not a Behavior3 tree or project export"}},
@@ -193,6 +195,7 @@ func TestDetect(t *testing.T) {
 		{`{"type": "Success"}`, false},
 		{`not json`, false},
 		{`[1, 2]`, false},
+		{`[{"version": "0.3.0", "scope": "node", "name": "Dig", "category": "action"}]`, true}, // refused by Load, with a message
 	} {
 		if got := b3.Detect([]byte(tt.data)); got != tt.want {
 			t.Errorf("Detect(%s) = %v, want %v", tt.data, got, tt.want)

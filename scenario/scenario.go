@@ -77,6 +77,10 @@ func AddTreeFormat(name string, loader TreeLoader) { loaders[name] = loader }
 
 // ParseFile reads the scenarios of one file.
 func ParseFile(path string) ([]*Scenario, error) {
+	if strings.EqualFold(filepath.Ext(path), ".xml") {
+		// Rather than a JSON syntax error on its first "<".
+		return nil, errors.New("this is an XML tree file, not a scenario (scenario files are .json, .yaml or .yml and may load it with treeFile; check it with arbor validate, tick it with arbor run)")
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

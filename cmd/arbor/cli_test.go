@@ -51,6 +51,7 @@ func TestUsageErrorsSayWhy(t *testing.T) {
 		{[]string{"test"}, "arbor test: missing PATH..."},
 		{[]string{"convert", sentry}, "arbor convert: missing OUT"},
 		{[]string{"render"}, "arbor render: missing FILE"},
+		{[]string{"render", sentry, "-format", "svg"}, `arbor render: -format must be ascii, dot or mermaid, got "svg"`},
 		{[]string{"replay"}, "arbor replay: missing FILE.json"},
 		{[]string{"bench", "guard"}, `arbor bench: unexpected argument "guard"`},
 		{[]string{"bench", "-agents", "0"}, "arbor bench: -agents must be 1 or more, got 0"},
@@ -254,5 +255,52 @@ func TestUsageListsEveryFlag(t *testing.T) {
 				t.Errorf("arbor %s -h: %q lacks -%s", cmd, synopsis, name)
 			}
 		}
+	}
+}
+
+// A tree that uses the program's own node types fails validate and run
+// (without -allow-unknown) with a word after its load errors: which types
+// are not built in, and the flags that stand in for them. Misspellings of
+// built-ins, which -allow-unknown would hide, are not listed.
+func TestProgramTypesHint(t *testing.T) {
+	dir := t.TempDir()
+	custom := writeFile(t, dir, "custom.yaml", "type: Sequence\nchildren:\n  - {type: Attack}\n  - {type: Wiat, ticks: 1}\n  - {type: Patrol, guard: {type: EnemyNear}}\n")
+	typo := writeFile(t, dir, "typo.yaml", "type: Sequence\nchildren:\n  - {type: Wiat, ticks: 1}\n")
+	monster := filepath.Join("..", "..", "examples", "monster", "monster.yaml")
+	accepts := "(node types the program registers); -allow-unknown accepts such types (as actions, or conditions in guards)"
+	runs := "(node types the program registers); -allow-unknown runs such types as mocks that succeed, -mock Type=status,... scripts one"
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"validate", custom}, "arbor validate: not built in: Attack, EnemyNear, Patrol " + accepts + "\n"},
+		{[]string{"validate", monster}, "arbor validate: not built in: Bite, Chase, Flee " + accepts + "\n"},
+		{[]string{"run", custom}, "arbor run: not built in: Attack, EnemyNear, Patrol " + runs + "\n"},
+		{[]string{"run", "-mock", "Attack=success", custom}, "arbor run: not built in: EnemyNear, Patrol " + runs + "\n"},
+		{[]string{"validate", typo}, ""},
+		{[]string{"run", typo}, "unknown node type \"Wiat\" (did you mean \"Wait\"?) [Wiat, line 3]\n"},
+	} {
+		out, errOut, code := runCLI(t, tc.args...)
+		if code != 1 || !strings.HasSuffix(errOut, tc.stderr) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 1 and stderr ending %q", tc.args, code, out, errOut, tc.stderr)
+		}
+		if tc.stderr == "" && errOut != "" || strings.Contains(tc.stderr, "Wiat") && strings.Contains(errOut, "not built in:") {
+			t.Errorf("%v: stderr %q; want no hint for a misspelt built-in", tc.args, errOut)
+		}
+	}
+}
+
+// convert writes the trees of a file; a native file's state machines
+// (its fsm section) are not written, and convert says so.
+func TestConvertWarnsOfMachines(t *testing.T) {
+	dir := t.TempDir()
+	monster := filepath.Join("..", "..", "examples", "monster", "monster.yaml")
+	sentry := filepath.Join("..", "..", "examples", "sentry.yaml")
+	want := "arbor convert: warning: " + monster + ": its fsm section (state machines) is not converted; only the trees are written\n"
+	if _, errOut, code := runCLI(t, "convert", monster, filepath.Join(dir, "monster.json")); code != 0 || errOut != want {
+		t.Errorf("machines: exit %d, stderr %q; want 0 and %q", code, errOut, want)
+	}
+	if _, errOut, code := runCLI(t, "convert", sentry, filepath.Join(dir, "sentry.xml")); code != 0 || errOut != "" {
+		t.Errorf("trees only: exit %d, stderr %q; want 0 and nothing", code, errOut)
 	}
 }

@@ -59,6 +59,11 @@ standard output (-to required).`)
 		printErrors(stderr, err)
 		return 1
 	}
+	if hasMachines(in) {
+		// The loaders read trees only: say so rather than drop the
+		// machines without a word.
+		fmt.Fprintf(stderr, "arbor convert: warning: %s: its fsm section (state machines) is not converted; only the trees are written\n", in)
+	}
 	if out == "-" {
 		if *to == "" {
 			fmt.Fprintln(stderr, "arbor convert: writing to standard output needs -to")

@@ -202,7 +202,7 @@ func demoTrees(dir string) (fs.FS, string, error) {
 	if _, err := os.Stat(filepath.Join(demoTreesDir, "villager.yaml")); err == nil {
 		return os.DirFS(demoTreesDir), demoTreesDir, nil
 	}
-	return village.Embedded(), "the built-in copies (-trees DIR to use your own)", nil
+	return village.Embedded(), "the built-in copies; -trees DIR reads your own", nil
 }
 
 // displayAddr formats a listener address for URLs.

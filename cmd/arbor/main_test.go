@@ -71,6 +71,18 @@ func TestTestCommand(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a tree file is not a scenario, whatever its format", func(t *testing.T) {
+		for _, file := range []string{"sentry.yaml", "sentry.b3.json", "sentry.xml"} {
+			tree := filepath.Join(t.TempDir(), file)
+			if _, errOut, code := runCLI(t, "convert", filepath.Join("..", "..", "examples", "sentry.yaml"), tree); code != 0 {
+				t.Fatalf("convert: %s", errOut)
+			}
+			out, _, code := runCLI(t, "test", tree)
+			if code != 1 || !strings.Contains(out, "tree file, not a scenario") && !strings.Contains(out, "tree document, not a scenario") {
+				t.Errorf("%s: code %d, output:\n%s", file, code, out)
+			}
+		}
+	})
 	t.Run("no paths is a usage error", func(t *testing.T) {
 		if _, _, code := runCLI(t, "test"); code != 2 {
 			t.Fatalf("exit status %d, want 2", code)
@@ -106,6 +118,10 @@ func TestValidateCommand(t *testing.T) {
 	}
 	if out, _, code = runCLI(t, "validate", "-allow-unknown", custom); code != 0 {
 		t.Errorf("-allow-unknown: code %d, output %q", code, out)
+	}
+	one := writeFile(t, dir, "one.json", `{"type": "Success"}`)
+	if out, _, code = runCLI(t, "validate", one); code != 0 || !strings.HasSuffix(out, `tree "root", 1 node`+"\n") {
+		t.Errorf("one node: code %d, output %q", code, out)
 	}
 	if _, _, code = runCLI(t, "validate", filepath.Join(dir, "missing.json")); code != 1 {
 		t.Errorf("missing file: code %d, want 1", code)

@@ -29,6 +29,11 @@ trees SubTree nodes run.`)
 	if msg := checkArgs(fs, "FILE"); msg != "" {
 		return usageError(fs, "%s", msg)
 	}
+	switch *style {
+	case format.RenderASCII, format.RenderDOT, format.RenderMermaid:
+	default:
+		return usageError(fs, "-format must be ascii, dot or mermaid, got %q", *style)
+	}
 	doc, err := loadTreeFile(fs.Arg(0), *from)
 	if err != nil {
 		printErrors(stderr, err)

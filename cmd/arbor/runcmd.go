@@ -190,6 +190,39 @@ func mockWarnings(doc *arbor.Document, mocks mockFlags) []string {
 	return warnings
 }
 
+// programTypes returns the leaf node types of doc that reg does not know
+// and that resemble none it knows: most likely the types of the program
+// the tree is written for, which -allow-unknown and -mock stand in for.
+// Misspellings and types with children are left out (the load errors
+// speak of them).
+func programTypes(doc *arbor.Document, reg *arbor.Registry) []string {
+	known := reg.Types()
+	types, withChildren := nodeTypes(doc)
+	var names []string
+	for _, name := range sortedNames(types) {
+		if name == "" || reg.Has(name) || withChildren[name] || suggest.Closest(name, known) != "" {
+			continue
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// programTypesHint returns what to say after the load errors of a tree
+// that uses the program's own node types (programTypes), or "" when it
+// uses none: which types, and how to do without the program.
+func programTypesHint(doc *arbor.Document, reg *arbor.Registry, how string) string {
+	names := programTypes(doc, reg)
+	if len(names) == 0 {
+		return ""
+	}
+	list := strings.Join(names, ", ")
+	if len(names) > 5 {
+		list = strings.Join(names[:5], ", ") + fmt.Sprintf(" and %d more", len(names)-5)
+	}
+	return fmt.Sprintf("not built in: %s (node types the program registers); %s", list, how)
+}
+
 // unusedMocks returns a warning for each -mock type that no node has.
 func unusedMocks(types map[string]bool, mocks mockFlags) []string {
 	var warnings []string
@@ -252,6 +285,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	tree, err := arbor.Compile(doc, reg)
 	if err != nil {
 		printErrors(stderr, fmt.Errorf("%s: %w", path, err))
+		if hint := programTypesHint(doc, reg, "-allow-unknown runs such types as mocks that succeed, -mock Type=status,... scripts one"); hint != "" && !*allow {
+			fmt.Fprintf(stderr, "arbor run: %s\n", hint)
+		}
 		return 1
 	}
 	var rec *recording

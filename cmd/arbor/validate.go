@@ -50,10 +50,23 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	tree, err := arbor.Compile(doc, reg)
 	if err != nil {
 		printErrors(stdout, fmt.Errorf("%s: %w", path, err))
+		validateHint(doc, reg, *allow, stderr)
 		return 1
 	}
-	fmt.Fprintf(stdout, "ok: %s: tree %q, %d nodes\n", path, tree.Name(), tree.Len())
+	fmt.Fprintf(stdout, "ok: %s: tree %q, %s\n", path, tree.Name(), plural(tree.Len(), "node"))
 	return 0
+}
+
+// validateHint says, after the load errors of a tree checked without
+// -allow-unknown, which of its node types are the program's own and that
+// -allow-unknown accepts them.
+func validateHint(doc *arbor.Document, reg *arbor.Registry, allow bool, stderr io.Writer) {
+	if allow {
+		return
+	}
+	if hint := programTypesHint(doc, reg, "-allow-unknown accepts such types (as actions, or conditions in guards)"); hint != "" {
+		fmt.Fprintf(stderr, "arbor validate: %s\n", hint)
+	}
 }
 
 // validationRegistry returns the registry trees are checked with: the
@@ -104,9 +117,10 @@ func validateMachines(path string, allow bool, stdout, stderr io.Writer) int {
 		tree, err := arbor.Compile(doc.Trees, reg)
 		if err != nil {
 			printErrors(stdout, fmt.Errorf("%s: %w", path, err))
+			validateHint(doc.Trees, reg, allow, stderr)
 			return 1
 		}
-		fmt.Fprintf(stdout, "ok: %s: tree %q, %d nodes\n", path, tree.Name(), tree.Len())
+		fmt.Fprintf(stdout, "ok: %s: tree %q, %s\n", path, tree.Name(), plural(tree.Len(), "node"))
 	}
 	for _, name := range doc.MachineNames() {
 		def, err := doc.Compile(name, reg, opts...)
@@ -118,7 +132,7 @@ func validateMachines(path string, allow bool, stdout, stderr io.Writer) int {
 		for _, w := range def.Warnings() {
 			fmt.Fprintf(stdout, "warning: %s: %v\n", path, w)
 		}
-		fmt.Fprintf(stdout, "ok: %s: state machine %q, %d states\n", path, name, len(def.States()))
+		fmt.Fprintf(stdout, "ok: %s: state machine %q, %s\n", path, name, plural(len(def.States()), "state"))
 	}
 	return code
 }

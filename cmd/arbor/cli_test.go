@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -135,7 +136,7 @@ func TestMocksDoNotHideTypos(t *testing.T) {
 		{[]string{"serve", "-addr", "127.0.0.1:0", composite}, 1, "", unknown},
 		{[]string{"run", "-allow-unknown", "-ticks", "1", leaf}, 0, "tick 1 (t=100ms): success", "arbor run: warning: " + leaf + ": " + typo},
 		{[]string{"validate", "-allow-unknown", leaf}, 0, "warning: " + leaf + ": " + typo, ""},
-		{[]string{"validate", "-allow-unknown", control}, 1, "warning: " + control + `: node type "RecoveryNode" has children: mocks stand in for leaf types only`, ""},
+		{[]string{"validate", "-allow-unknown", control}, 0, "warning: " + control + `: node type "RecoveryNode" is not built in; it runs as a stand-in decorator that returns its child's result`, ""},
 		{[]string{"run", "-mock", "Atack=success", "-ticks", "1", sentry}, 0, "tick 1", `arbor run: warning: ` + sentry + `: -mock Atack: no node has type "Atack"`},
 	} {
 		out, errOut, code := runCLI(t, tc.args...)
@@ -146,6 +147,51 @@ func TestMocksDoNotHideTypos(t *testing.T) {
 	// Without a typo, no warning.
 	if _, errOut, code := runCLI(t, "run", "-allow-unknown", "-mock", "Attack=running", "-ticks", "1", writeFile(t, dir, "ok.json", `{"type": "Attack"}`)); code != 0 || errOut != "" {
 		t.Errorf("no typo: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// With -allow-unknown a type of the program's that has children runs as a
+// stand-in: a control ticks its children in order as a Sequence (resuming
+// at the running child), a decorator (one child everywhere) returns its
+// child's result. A misspelt built-in with children gets no stand-in.
+func TestUnknownParentsRunAsStandIns(t *testing.T) {
+	dir := t.TempDir()
+	tree := writeFile(t, dir, "t.yaml", `type: Selector
+children:
+  - type: Recovery
+    children: [{type: Attack}, {type: Move}, {type: Failure}]
+  - type: Rate
+    hz: 10
+    children: [{type: Move}]
+`)
+	out, errOut, code := runCLI(t, "run", "-allow-unknown", "-mock", "Move=running,success", "-ticks", "3", "-trace", tree)
+	want := []string{
+		"tick 1 (t=100ms): running  Selector:start Recovery:start Attack:start Attack:success Move:start Move:running Recovery:running Selector:running",
+		"tick 2 (t=200ms): running  Move:success Failure:start Failure:failure Recovery:failure Rate:start Move:start Move:running Rate:running Selector:running",
+		"tick 3 (t=300ms): success  Move:success Rate:success Selector:success",
+	}
+	if code != 0 || strings.TrimSpace(out) != strings.Join(want, "\n") {
+		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s", code, out, strings.Join(want, "\n"))
+	}
+	for _, w := range []string{
+		`node type "Rate" is not built in; it runs as a stand-in decorator that returns its child's result`,
+		`node type "Recovery" is not built in; it runs as a stand-in control that ticks its children in order, as a Sequence`,
+	} {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("stderr %q lacks %q", errOut, w)
+		}
+	}
+	// A scenario's mocks are leaves: no scenario can run a stand-in.
+	out = filepath.Join(dir, "out.yaml")
+	if _, errOut, code := runCLI(t, "run", "-allow-unknown", "-scenario", out, tree); code != 1 || !strings.Contains(errOut, `-scenario: node type "Rate" has children and runs as a stand-in`) {
+		t.Errorf("-scenario: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("-scenario refused, yet %s was written (%v)", out, err)
+	}
+	typo := writeFile(t, dir, "typo.yaml", "type: Sequense\nchildren: [{type: Success}]\n")
+	if _, errOut, code := runCLI(t, "run", "-allow-unknown", typo); code != 1 || !strings.Contains(errOut, `unknown node type "Sequense" (did you mean "Sequence"?)`) {
+		t.Errorf("typo: exit %d, stderr %q", code, errOut)
 	}
 }
 
@@ -264,19 +310,19 @@ func TestUsageListsEveryFlag(t *testing.T) {
 // built-ins, which -allow-unknown would hide, are not listed.
 func TestProgramTypesHint(t *testing.T) {
 	dir := t.TempDir()
-	custom := writeFile(t, dir, "custom.yaml", "type: Sequence\nchildren:\n  - {type: Attack}\n  - {type: Wiat, ticks: 1}\n  - {type: Patrol, guard: {type: EnemyNear}}\n")
+	custom := writeFile(t, dir, "custom.yaml", "type: Sequence\nchildren:\n  - {type: Attack}\n  - {type: Wiat, ticks: 1}\n  - {type: Patrol, guard: {type: EnemyNear}}\n  - {type: Recovery, children: [{type: Success}]}\n")
 	typo := writeFile(t, dir, "typo.yaml", "type: Sequence\nchildren:\n  - {type: Wiat, ticks: 1}\n")
 	monster := filepath.Join("..", "..", "examples", "monster", "monster.yaml")
-	accepts := "(node types the program registers); -allow-unknown accepts such types (as actions, or conditions in guards)"
-	runs := "(node types the program registers); -allow-unknown runs such types as mocks that succeed, -mock Type=status,... scripts one"
+	accepts := "(node types the program registers); -allow-unknown accepts such types (as actions, conditions in guards, or stand-ins for types with children)"
+	runs := "(node types the program registers); -allow-unknown runs such types as mocks that succeed (stand-ins, for types with children), -mock Type=status,... scripts one"
 	for _, tc := range []struct {
 		args   []string
 		stderr string
 	}{
-		{[]string{"validate", custom}, "arbor validate: not built in: Attack, EnemyNear, Patrol " + accepts + "\n"},
+		{[]string{"validate", custom}, "arbor validate: not built in: Attack, EnemyNear, Patrol, Recovery " + accepts + "\n"},
 		{[]string{"validate", monster}, "arbor validate: not built in: Bite, Chase, Flee " + accepts + "\n"},
-		{[]string{"run", custom}, "arbor run: not built in: Attack, EnemyNear, Patrol " + runs + "\n"},
-		{[]string{"run", "-mock", "Attack=success", custom}, "arbor run: not built in: EnemyNear, Patrol " + runs + "\n"},
+		{[]string{"run", custom}, "arbor run: not built in: Attack, EnemyNear, Patrol, Recovery " + runs + "\n"},
+		{[]string{"run", "-mock", "Attack=success", custom}, "arbor run: not built in: EnemyNear, Patrol, Recovery " + runs + "\n"},
 		{[]string{"validate", typo}, ""},
 		{[]string{"run", typo}, "unknown node type \"Wiat\" (did you mean \"Wait\"?) [Wiat, line 3]\n"},
 	} {

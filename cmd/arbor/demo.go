@@ -235,8 +235,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	fset.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); other unknown types run one tick, then succeed (in a guard: a condition that holds, or by the script's first status)")
 	fset.Usage = func() {
 		fmt.Fprintln(fset.Output(), "usage: arbor serve [flags] FILE...\n\n"+
-			"Ticks agents of the trees in FILEs (built-in nodes; unknown leaf types are mock actions) and serves\n"+
-			"the debugger at http://"+debug.DefaultAddr+"/.")
+			"Ticks agents of the trees in FILEs (built-in nodes; unknown leaf types are mock actions, unknown types\n"+
+			"with children stand-ins that tick their children in order) and serves the debugger at http://"+debug.DefaultAddr+"/.")
 		fset.PrintDefaults()
 	}
 	if code, ok := parseArgs(fset, args, stdout); !ok {
@@ -360,7 +360,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 
 // loadMocked loads a tree file (any format) whose unknown leaf node types
 // become mock actions: scripted by mocks, or running for one tick, then
-// succeeding (types used in guards: mock conditions, see mockUnknown).
+// succeeding (types used in guards: mock conditions; types with children:
+// stand-ins; see mockUnknown).
 func loadMocked(path string, mocks mockFlags) (*arbor.Tree, *arbor.Document, error) {
 	doc, err := loadTreeFile(path, "")
 	if err != nil {

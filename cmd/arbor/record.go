@@ -51,6 +51,9 @@ func newRecording(path, out string, doc *arbor.Document, reg *arbor.Registry, mo
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := noStandIns(doc, reg); err != nil {
+		return nil, nil, err
+	}
 	treeFile, err := relativeTo(out, path)
 	if err != nil {
 		return nil, nil, err
@@ -92,6 +95,20 @@ func newRecording(path, out string, doc *arbor.Document, reg *arbor.Registry, mo
 		actions[typ] = true
 	}
 	return rec, actions, nil
+}
+
+// noStandIns refuses a run whose tree has stand-ins for the program's
+// types with children: a scenario's mocks are leaves, so no scenario can
+// run such a tree.
+func noStandIns(doc *arbor.Document, reg *arbor.Registry) error {
+	builtin := arbor.NewRegistry()
+	_, withChildren := nodeTypes(doc)
+	for _, typ := range sortedNames(withChildren) {
+		if reg.Has(typ) && !builtin.Has(typ) {
+			return fmt.Errorf("-scenario: node type %q has children and runs as a stand-in; scenario mocks are leaves, so a scenario cannot run this tree", typ)
+		}
+	}
+	return nil
 }
 
 // relativeTo returns the path of file as seen from the directory of out.

@@ -45,6 +45,64 @@ func (a mockAction) Tick(_ *arbor.Ctx, m *mockMem) (arbor.Status, error) {
 	return a.script[i], nil
 }
 
+// standIn is what a node type of the program's that has children runs as
+// (-allow-unknown): it ticks its children in order, as a Sequence does, so
+// that a decorator (one child) returns its child's result.
+type standIn struct{}
+
+type standInMem struct{ next int }
+
+func (standIn) Tick(_ *arbor.Ctx, m *standInMem, kids arbor.Children) (arbor.Status, error) {
+	for ; m.next < kids.Len(); m.next++ {
+		if s := kids.Tick(m.next); s != arbor.Success {
+			return s, nil
+		}
+	}
+	return arbor.Success, nil
+}
+
+// registerStandIn registers name as a stand-in decorator when every node of
+// that type in doc has one child, else as a stand-in control.
+func registerStandIn(reg *arbor.Registry, name string, decorator bool) error {
+	build := func(map[string]any) (arbor.Control[standInMem], error) { return standIn{}, nil }
+	if decorator {
+		return arbor.RegisterDecoratorFactory(reg, name, nil, build, arbor.AnyParams())
+	}
+	return arbor.RegisterControlFactory(reg, name, nil, build, arbor.AnyParams())
+}
+
+// standInShapes returns, for each node type of doc used with children,
+// whether every node of that type has exactly one child (a decorator).
+func standInShapes(doc *arbor.Document) map[string]bool {
+	one := map[string]bool{}
+	var walk func(n *arbor.Node)
+	walk = func(n *arbor.Node) {
+		if n == nil {
+			return
+		}
+		if len(n.Children) > 0 {
+			d, seen := one[n.Type]
+			one[n.Type] = len(n.Children) == 1 && (d || !seen)
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+		walk(n.Guard)
+	}
+	for _, t := range doc.Trees {
+		walk(t)
+	}
+	return one
+}
+
+// standInWhat says what the stand-in for a type with children does.
+func standInWhat(decorator bool) string {
+	if decorator {
+		return "a stand-in decorator that returns its child's result"
+	}
+	return "a stand-in control that ticks its children in order, as a Sequence"
+}
+
 // nodeTypes returns the node types of doc (guards included), and the
 // ones some node of doc uses with children.
 func nodeTypes(doc *arbor.Document) (types, withChildren map[string]bool) {
@@ -124,9 +182,9 @@ func sortedNames[V any](m map[string]V) []string {
 // mockUnknown registers every node type of doc that the registry does not
 // know as a mock action (scripted by mocks, or always succeeding), or as a
 // mock condition when it is used in a guard (mockCondition). A type
-// used with children is not mocked unless mocks scripts it: a mock action
-// is a leaf, and the compiler reports the type as unknown, with the
-// built-in type it is probably a misspelling of. With onlyScripted, only
+// used with children runs as a stand-in (standIn) unless it looks like a
+// misspelt built-in type: then the compiler reports it as unknown, with
+// the type it probably means. With onlyScripted, only
 // the types mocks scripts are registered (arbor run without
 // -allow-unknown), still as conditions when doc uses them in guards.
 func mockUnknown(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags, onlyScripted bool) error {
@@ -135,8 +193,16 @@ func mockUnknown(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags, only
 	for name := range mocks {
 		types[name] = true
 	}
+	shapes := standInShapes(doc)
+	builtin := arbor.NewRegistry().Types()
 	for _, name := range sortedNames(types) {
 		script, scripted := mocks[name]
+		if !scripted && withChildren[name] && !onlyScripted && !reg.Has(name) && suggest.Closest(name, builtin) == "" {
+			if err := registerStandIn(reg, name, shapes[name]); err != nil {
+				return err
+			}
+			continue
+		}
 		if !scripted && (onlyScripted || reg.Has(name) || withChildren[name]) {
 			continue
 		}
@@ -166,6 +232,7 @@ func mockWarnings(doc *arbor.Document, mocks mockFlags) []string {
 	builtin := arbor.NewRegistry()
 	types, withChildren := nodeTypes(doc)
 	inGuard := guardTypes(doc)
+	shapes := standInShapes(doc)
 	var warnings []string
 	for _, name := range sortedNames(types) {
 		if _, scripted := mocks[name]; scripted || builtin.Has(name) {
@@ -173,9 +240,8 @@ func mockWarnings(doc *arbor.Document, mocks mockFlags) []string {
 		}
 		if withChildren[name] {
 			if suggest.Closest(name, builtin.Types()) == "" {
-				// The compiler's "unknown node type" would leave the
-				// user wondering why no mock stands in.
-				warnings = append(warnings, fmt.Sprintf("node type %q has children: mocks stand in for leaf types only (a program registers a control or decorator node with arbor.RegisterControl or arbor.RegisterDecorator)", name))
+				// A guess at what the program's node does: say so.
+				warnings = append(warnings, fmt.Sprintf("node type %q is not built in; it runs as %s", name, standInWhat(shapes[name])))
 			}
 			continue
 		}
@@ -190,17 +256,16 @@ func mockWarnings(doc *arbor.Document, mocks mockFlags) []string {
 	return warnings
 }
 
-// programTypes returns the leaf node types of doc that reg does not know
-// and that resemble none it knows: most likely the types of the program
-// the tree is written for, which -allow-unknown and -mock stand in for.
-// Misspellings and types with children are left out (the load errors
-// speak of them).
+// programTypes returns the node types of doc that reg does not know and
+// that resemble none it knows: most likely the types of the program the
+// tree is written for, which -allow-unknown and -mock stand in for.
+// Misspellings are left out (the load errors speak of them).
 func programTypes(doc *arbor.Document, reg *arbor.Registry) []string {
 	known := reg.Types()
-	types, withChildren := nodeTypes(doc)
+	types, _ := nodeTypes(doc)
 	var names []string
 	for _, name := range sortedNames(types) {
-		if name == "" || reg.Has(name) || withChildren[name] || suggest.Closest(name, known) != "" {
+		if name == "" || reg.Has(name) || suggest.Closest(name, known) != "" {
 			continue
 		}
 		names = append(names, name)
@@ -242,7 +307,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	tickMs := fs.Float64("tick-ms", 100, "game time between ticks, in milliseconds")
 	mocks := mockFlags{}
 	fs.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); a type used in a guard is a condition given by the script's first status")
-	allow := fs.Bool("allow-unknown", false, "run types that are not built in as actions that succeed (conditions that hold, for types used in guards)")
+	allow := fs.Bool("allow-unknown", false, "run types that are not built in as actions that succeed (conditions that hold, for types used in guards; stand-ins that tick their children in order, for types with children)")
 	trace := fs.Bool("trace", false, "print every node event")
 	scenarioOut := fs.String("scenario", "", "also write the run as a scenario file (`OUT`.yaml or .json) that expects its statuses and traces, for arbor test")
 	fs.Usage = func() {
@@ -285,7 +350,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	tree, err := arbor.Compile(doc, reg)
 	if err != nil {
 		printErrors(stderr, fmt.Errorf("%s: %w", path, err))
-		if hint := programTypesHint(doc, reg, "-allow-unknown runs such types as mocks that succeed, -mock Type=status,... scripts one"); hint != "" && !*allow {
+		if hint := programTypesHint(doc, reg, "-allow-unknown runs such types as mocks that succeed (stand-ins, for types with children), -mock Type=status,... scripts one"); hint != "" && !*allow {
 			fmt.Fprintf(stderr, "arbor run: %s\n", hint)
 		}
 		return 1

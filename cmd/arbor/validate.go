@@ -17,7 +17,7 @@ import (
 func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	allow := fs.Bool("allow-unknown", false, "accept node types that are not built in, as actions taking any parameters (conditions, for types used in guards)")
+	allow := fs.Bool("allow-unknown", false, "accept node types that are not built in, taking any parameters: as actions (conditions, for types used in guards; stand-in controls and decorators, for types with children)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: arbor validate [-allow-unknown] FILE\n\nChecks a tree file (native JSON/YAML, Behavior3 JSON or BT.CPP XML) and prints every problem, or \"ok\" and the node count.\nThe state machines of a native file's fsm section are checked too.")
 		fs.PrintDefaults()
@@ -64,7 +64,7 @@ func validateHint(doc *arbor.Document, reg *arbor.Registry, allow bool, stderr i
 	if allow {
 		return
 	}
-	if hint := programTypesHint(doc, reg, "-allow-unknown accepts such types (as actions, or conditions in guards)"); hint != "" {
+	if hint := programTypesHint(doc, reg, "-allow-unknown accepts such types (as actions, conditions in guards, or stand-ins for types with children)"); hint != "" {
 		fmt.Fprintf(stderr, "arbor validate: %s\n", hint)
 	}
 }

@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,6 +92,18 @@ func get(t *testing.T, h http.Handler, path string) (int, map[string]any) {
 	return rec.Code, body
 }
 
+var scriptSrc = regexp.MustCompile(`<script src="([^"]+)"></script>`)
+
+// pageScripts lists the scripts a page loads, in order, as paths from the
+// handler's root.
+func pageScripts(page string) []string {
+	var paths []string
+	for _, m := range scriptSrc.FindAllStringSubmatch(page, -1) {
+		paths = append(paths, "/"+m[1])
+	}
+	return paths
+}
+
 func TestEndpoints(t *testing.T) {
 	s := newTestSession(t, Options{})
 	tickN(s, 0, 3)
@@ -99,11 +114,25 @@ func TestEndpoints(t *testing.T) {
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "<svg id=\"tree\"") {
 		t.Fatalf("page: %d %.200s", rec.Code, rec.Body.String())
 	}
-	for _, asset := range []string{"/static/app.js", "/static/style.css"} {
+	// The page's scripts (in order, start.js last) and its style sheet.
+	scripts := pageScripts(rec.Body.String())
+	if len(scripts) == 0 || scripts[len(scripts)-1] != "/static/start.js" {
+		t.Errorf("page scripts: %v, want start.js last", scripts)
+	}
+	// Every script in static is one the page loads.
+	if files, err := fs.Glob(static, "static/*.js"); err != nil || len(files) != len(scripts) {
+		t.Errorf("static has %v (%v), the page loads %v", files, err, scripts)
+	}
+	for _, asset := range append(scripts, "/static/style.css") {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, asset, nil))
-		if rec.Code != 200 || rec.Body.Len() < 1000 {
-			t.Errorf("%s: %d, %d bytes", asset, rec.Code, rec.Body.Len())
+		ct, _, _ := mime.ParseMediaType(rec.Header().Get("Content-Type"))
+		typeOK := ct == "text/css"
+		if strings.HasSuffix(asset, ".js") {
+			typeOK = ct == "text/javascript" || ct == "application/javascript"
+		}
+		if rec.Code != 200 || !typeOK || rec.Body.Len() == 0 {
+			t.Errorf("%s: %d, %s, %d bytes", asset, rec.Code, rec.Header().Get("Content-Type"), rec.Body.Len())
 		}
 	}
 

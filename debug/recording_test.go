@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -250,8 +251,11 @@ func TestRecordingHandler(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(string(page), `id="open-file"`) {
 		t.Errorf("page: %d %.200s", code, page)
 	}
-	if code, js := getRaw(t, h, "/static/app.js"); code != http.StatusOK || !strings.Contains(string(js), "openRecording") {
-		t.Errorf("app.js: %d", code)
+	if !slices.Contains(pageScripts(string(page)), "/static/recordings.js") {
+		t.Errorf("page: no recordings.js")
+	}
+	if code, js := getRaw(t, h, "/static/recordings.js"); code != http.StatusOK || !strings.Contains(string(js), "function openRecording(") {
+		t.Errorf("recordings.js: %d", code)
 	}
 	code, sess := get(t, h, "/api/session")
 	r, _ := sess["recording"].(map[string]any)

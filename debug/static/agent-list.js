@@ -1,0 +1,162 @@
+// The agent list: loading it, its search and filters, its entries and
+// keys, and the per-tree counts.
+'use strict';
+
+let listTimer = 0;
+async function loadAgents() {
+  const p = new URLSearchParams();
+  if (S.list.q) p.set('q', S.list.q);
+  if (S.list.tree !== '') p.set('tree', S.list.tree);
+  if (S.list.status) p.set('status', S.list.status);
+  p.set('limit', S.list.limit);
+  let data;
+  try {
+    data = await api('api/agents?' + p);
+  } catch (err) {
+    if (!S.rec) $('#list-info').textContent = 'cannot list agents: ' + err.message;
+    return;
+  }
+  if (S.rec) return; // a recording was opened meanwhile
+  renderTreeCounts(data.trees);
+  // The list is asked for every 1.5 s: what did not change is left alone,
+  // so that an open menu stays open and a click in progress lands.
+  const sel = $('#filter-tree');
+  const opts = data.trees.map((t) => [t.id, treeName(t, data.trees) + ' (' + t.count + ')']);
+  const optsKey = JSON.stringify(opts);
+  if (sel.dataset.key !== optsKey) {
+    const keep = sel.value;
+    sel.replaceChildren(h('option', { value: '', text: 'all trees' }), ...opts.map(([id, text]) => h('option', { value: id, text })));
+    sel.value = keep;
+    sel.dataset.key = optsKey;
+  }
+  $('#list-info').textContent = data.matches + ' of ' + data.total + ' agents' +
+    (data.agents.length < data.matches ? ' · showing ' + data.agents.length : '');
+  $('#more').hidden = data.agents.length >= data.matches;
+  const ul = $('#agent-list');
+  const kept = new Map(Array.from(ul.children, (li) => [li.dataset.key, li]));
+  // The entry with the keyboard focus keeps it when it is redrawn.
+  const focused = document.activeElement && document.activeElement.parentElement === ul ? document.activeElement.dataset.id : null;
+  const items = data.agents.map((a) => {
+    const key = JSON.stringify([a.id, a.paused, a.status, a.label, a.treeName, a.watched, a.errors || 0]);
+    const li = kept.get(key) || agentItem(a, a.watched ? h('span', { class: 'eye', text: '◉', title: 'watched' }) : null);
+    li.dataset.key = key;
+    li.classList.toggle('sel', a.id === S.agentId);
+    return li;
+  });
+  if (items.length !== ul.children.length || items.some((li, i) => ul.children[i] !== li)) ul.replaceChildren(...items);
+  rovingTab(ul, focused);
+}
+
+// rovingTab makes the agent list one stop of the Tab key: the entry
+// focused (id focused, if any), else the open agent's, else the first,
+// is the one Tab reaches; the arrow keys move in the list
+// (setupAgentListKeys). The entry focused before a redraw gets the focus
+// back.
+function rovingTab(ul, focused) {
+  const items = Array.from(ul.children).filter((li) => li.dataset.id != null);
+  const stop = items.find((li) => li.dataset.id === focused) || items.find((li) => li.classList.contains('sel')) || items[0];
+  for (const li of items) li.tabIndex = li === stop ? 0 : -1;
+  if (focused != null && stop && stop.dataset.id === focused && document.activeElement !== stop) stop.focus({ preventScroll: true });
+}
+
+// setupAgentListKeys: in the agent list, ↑ and ↓ (Home, End) move the
+// focus between the entries; Enter or Space opens the one focused.
+function setupAgentListKeys() {
+  const ul = $('#agent-list');
+  ul.addEventListener('keydown', (e) => {
+    const li = e.target.closest('li[data-id]');
+    if (!li || e.ctrlKey || e.metaKey || e.altKey) return;
+    const items = Array.from(ul.querySelectorAll('li[data-id]'));
+    let k = items.indexOf(li);
+    switch (e.key) {
+      case 'Enter':
+      case ' ':
+        openAgent(Number(li.dataset.id));
+        break;
+      case 'ArrowDown': k = Math.min(items.length - 1, k + 1); break;
+      case 'ArrowUp': k = Math.max(0, k - 1); break;
+      case 'Home': k = 0; break;
+      case 'End': k = items.length - 1; break;
+      default: return;
+    }
+    e.preventDefault();
+    e.stopPropagation(); // not the page's keys (Space pauses, End goes live)
+    if (items[k] && items[k] !== li) {
+      for (const x of items) x.tabIndex = x === items[k] ? 0 : -1;
+      items[k].focus();
+    }
+  });
+}
+
+// setupAgentListClicks: a click on an entry opens its agent (agentItem).
+// The list is asked for every 1.5 s, and the entry of an agent that
+// changed meanwhile (a label with live values changes on most) is a new
+// element: pressed on the old one and released on the new one, the
+// browser makes no click of it. Such a press and release on the entries
+// of one agent open it too.
+function setupAgentListClicks() {
+  const ul = $('#agent-list');
+  let pressed = null;
+  ul.addEventListener('pointerdown', (e) => {
+    pressed = e.button === 0 ? e.target.closest('li[data-id]') : null;
+  });
+  // A press that ends elsewhere, or is cancelled, is over.
+  const forget = (e) => { if (!ul.contains(e.target)) pressed = null; };
+  document.addEventListener('pointerup', forget);
+  document.addEventListener('pointercancel', () => { pressed = null; });
+  ul.addEventListener('pointerup', (e) => {
+    const was = pressed;
+    pressed = null;
+    const li = e.button === 0 ? e.target.closest('li[data-id]') : null;
+    // Still there, the entry pressed gets its click.
+    if (!was || !li || was.isConnected || was.dataset.id !== li.dataset.id) return;
+    openAgent(Number(li.dataset.id));
+    // As a click does: the page's keys stay the page's.
+    if (document.activeElement === li) li.blur();
+  });
+}
+
+// errCount is an error count in at most 4 characters, as the badges show it.
+function errCountText(n) {
+  return n > 999 ? fmtCount(n) : String(n);
+}
+
+// agentItem is an agent's entry in the list; mark follows its label.
+function agentItem(a, mark) {
+  const st = a.paused ? 'paused' : a.status;
+  // Focusable (see rovingTab): Enter or Space opens it.
+  return h('li', { 'data-id': a.id, class: 'agent-item' + (a.id === S.agentId ? ' sel' : ''), title: '#' + a.id + (a.label ? ' · ' + a.label : '') + ' · ' + a.treeName + ' · ' + st,
+    tabindex: -1, role: 'button', onclick: (e) => {
+      openAgent(a.id);
+      // Clicked (not a key): the page's keys (Space, End) stay the page's.
+      if (e.detail) e.currentTarget.blur();
+    } },
+    h('span', { class: 'dot ' + st }),
+    h('span', { class: 'aid', text: '#' + a.id }),
+    h('span', { class: 'alabel', text: a.label || a.treeName }),
+    mark,
+    a.errors ? h('span', { class: 'errc', text: '⚠ ' + errCountText(a.errors), title: a.errors + ' node error' + (a.errors === 1 ? '' : 's') }) : null);
+}
+
+// treeName names a tree of the list; trees of the same name (two files
+// with one main tree name) are told apart by their size.
+function treeName(t, trees) {
+  return trees.some((o) => o !== t && o.name === t.name) ? t.name + ' · ' + t.nodes + ' nodes' : t.name;
+}
+
+function renderTreeCounts(trees) {
+  const box = $('#tree-counts');
+  const chips = trees.map((t) => {
+    const b = t.byStatus || {};
+    const detail = ['running', 'success', 'failure', 'idle', 'paused'].filter((k) => b[k]).map((k) => b[k] + ' ' + k).join(', ');
+    return h('span', { class: 'chip' + (String(t.id) === S.list.tree ? ' on' : ''), title: detail,
+      onclick: () => { S.list.tree = String(t.id) === S.list.tree ? '' : String(t.id); $('#filter-tree').value = S.list.tree; loadAgents(); } },
+    treeName(t, trees) + ' ', h('small', { text: String(t.count) }));
+  });
+  box.replaceChildren(...chips);
+}
+
+function scheduleList() {
+  clearTimeout(listTimer);
+  listTimer = setTimeout(loadAgents, 200);
+}

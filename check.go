@@ -23,8 +23,9 @@ const (
 
 var opNames = [...]string{"==", "!=", "<", "<=", ">", ">=", "exists", "missing"}
 
-// OpNames lists the operators as written in files.
-func OpNames() []string { return opNames[:] }
+// OpNames lists the operators as written in files, in the order of the
+// Op constants. The slice is a new one for each call.
+func OpNames() []string { return append([]string(nil), opNames[:]...) }
 
 // String returns the operator as written in files.
 func (o Op) String() string {
@@ -108,16 +109,21 @@ func (a *Agent) checkSlow(i int32, n *node, s *slot) Status {
 	return statusOf(r)
 }
 
-// Compare applies a comparison operator (not exists or missing) as the
-// Check node does: values of different kinds are unequal; numbers compare
-// numerically, strings lexically; ordering values of different kinds, or
-// booleans and other values, is an error.
+// Compare applies a comparison operator as the Check node does: values of
+// different kinds are unequal; numbers compare numerically, strings
+// lexically; ordering values of different kinds, or booleans and other
+// values, is an error. OpExists and OpMissing, which test a key rather
+// than compare two values, are an error too, as is an Op that is not one
+// of the constants.
 func Compare(v Value, o Op, w Value) (bool, error) {
 	switch o {
 	case OpEq:
 		return v.Equal(w), nil
 	case OpNe:
 		return !v.Equal(w), nil
+	case OpLt, OpLe, OpGt, OpGe:
+	default:
+		return false, fmt.Errorf("operator %s compares no values (Compare takes ==, !=, <, <=, > or >=)", o)
 	}
 	if v.kind != w.kind {
 		return false, fmt.Errorf("cannot order a %s and a %s", v.kind, w.kind)

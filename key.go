@@ -21,6 +21,10 @@ import (
 // number; an integer handle reads a number only when it is exactly
 // representable), any (reads whatever is stored), or any other type (stored
 // as is, read back by type assertion).
+//
+// A Key is an immutable value, safe to share between goroutines; what it
+// reads and writes, a Blackboard, is not. The zero Key is the handle of
+// the key named "" (which no tree file can name): make Keys with NewKey.
 type Key[T any] struct {
 	id      int32
 	global  bool
@@ -109,8 +113,10 @@ func (e *TypeError) Error() string {
 	return fmt.Sprintf("blackboard key %q holds a %s (%s), not the %s the handle reads", e.Key, e.Got, e.Val, e.Want)
 }
 
-// Get reads the value. It returns ErrMissing when the key is absent or
-// expired, and a *TypeError when the stored value does not have type T.
+// Get reads the value. When the key is absent or expired it returns the
+// zero T and a *MissingError naming the key (errors.Is(err, ErrMissing)
+// holds); when the stored value does not have type T (or, for an integer
+// T, is not an integer it can hold exactly), the zero T and a *TypeError.
 func (k Key[T]) Get(bb *Blackboard) (T, error) {
 	var out T
 	s := bb.get(k.id, k.global)
@@ -397,6 +403,16 @@ func internKey(name string) int32 {
 	var names []string
 	if p := keyTable.names.Load(); p != nil {
 		names = *p
+	}
+	if len(names) == 0 {
+		// Id 0 is the empty name: the zero Key addresses it, rather than
+		// whichever key the process happened to intern first.
+		names = append(names, "")
+		keyTable.byName.Store("", int32(0))
+		if name == "" {
+			keyTable.names.Store(&names)
+			return 0
+		}
 	}
 	id := int32(len(names))
 	// Appending in place is safe: readers never look past their length.

@@ -115,10 +115,13 @@ func (m *Manager) Add(t *Tree, opts ...AgentOption) *Agent {
 }
 
 // Remove halts the agent (its running nodes get their halt callbacks) and
-// removes it. It reports whether the agent was in the manager. Finding it
-// is a binary search by id; to remove many agents at once, RemoveFunc is
-// one pass.
+// removes it. It reports whether the agent was in the manager (false for
+// nil, or an agent of another manager). Finding it is a binary search by
+// id; to remove many agents at once, RemoveFunc is one pass.
 func (m *Manager) Remove(a *Agent) bool {
+	if a == nil {
+		return false
+	}
 	i, ok := m.index(a.id)
 	if !ok || m.agents[i] != a {
 		return false

@@ -2,6 +2,7 @@ package arbor
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 
 	"github.com/arborbt/arbor/internal/suggest"
@@ -129,17 +130,37 @@ func CanonicalType(name string) string {
 }
 
 // Registry holds the node types a tree may use: the built-ins and the
-// conditions and actions the program registers. Register types before
-// compiling trees; a Registry is safe for concurrent reads once set up.
+// conditions, actions, decorators and control nodes the program registers.
+// Register types before compiling trees: registering is not safe for
+// concurrent use, while Compile and the query methods (Has, Category,
+// Types) are, once registration is over. A type cannot be registered
+// twice, nor under a built-in name or alias.
+//
+// The zero Registry is ready to use and holds the built-in node types, as
+// NewRegistry makes it.
 type Registry struct {
-	types map[string]*nodeType
+	types map[string]*nodeType // nil in a zero Registry until a type is registered
+}
+
+// builtinRegistry holds the built-in types only: what a zero Registry
+// reads until a type is registered on it.
+var builtinRegistry = NewRegistry()
+
+// table returns the registry's types: the built-ins for a zero Registry.
+func (r *Registry) table() map[string]*nodeType {
+	if r.types == nil {
+		return builtinRegistry.types
+	}
+	return r.types
 }
 
 // NewRegistry returns a registry holding the built-in node types.
 func NewRegistry() *Registry {
 	r := &Registry{types: make(map[string]*nodeType, len(builtinTypes)+len(builtinAliases))}
 	for _, t := range builtinTypes {
-		t.builtin = true
+		if !t.builtin { // set once, by the first registry: later ones only read
+			t.builtin = true
+		}
 		r.types[t.name] = t
 	}
 	for alias, name := range builtinAliases {
@@ -163,7 +184,7 @@ func IsBuiltin(name string) bool {
 
 // Has reports whether the registry knows the node type (or alias) name.
 func (r *Registry) Has(name string) bool {
-	_, ok := r.types[name]
+	_, ok := r.table()[name]
 	return ok
 }
 
@@ -201,7 +222,7 @@ func (c Category) String() string {
 // Category returns the category of the node type (or alias) name, for
 // tools such as the exporters of package format.
 func (r *Registry) Category(name string) Category {
-	t, ok := r.types[name]
+	t, ok := r.table()[name]
 	switch {
 	case !ok:
 		return CategoryNone
@@ -219,8 +240,9 @@ func (r *Registry) Category(name string) Category {
 
 // Types returns every type name and alias the registry knows, sorted.
 func (r *Registry) Types() []string {
-	names := make([]string, 0, len(r.types))
-	for n := range r.types {
+	types := r.table()
+	names := make([]string, 0, len(types))
+	for n := range types {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -230,6 +252,9 @@ func (r *Registry) Types() []string {
 func (r *Registry) add(t *nodeType) error {
 	if t.name == "" {
 		return fmt.Errorf("register node type: empty name")
+	}
+	if r.types == nil { // a zero Registry: the built-ins first
+		r.types = maps.Clone(builtinRegistry.types)
 	}
 	if old, ok := r.types[t.name]; ok {
 		if old.builtin {
@@ -243,7 +268,7 @@ func (r *Registry) add(t *nodeType) error {
 
 // lookup returns the type named name and its canonical name.
 func (r *Registry) lookup(name string) (*nodeType, bool) {
-	t, ok := r.types[name]
+	t, ok := r.table()[name]
 	return t, ok
 }
 

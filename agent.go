@@ -104,10 +104,12 @@ func WithOwner(owner any) AgentOption { return func(a *Agent) { a.owner = owner 
 func WithGlobals(g *Globals) AgentOption { return func(a *Agent) { a.bb.global = g } }
 
 // WithErrorHandler sets the function that receives node errors. It is
-// called from the goroutine ticking the agent: in a Manager with several
-// workers, from several goroutines at once for different agents. The
-// default logs them with log/slog (see NodeError), at most 10 a second
-// across the process.
+// called synchronously, from the goroutine ticking the agent (or calling
+// the agent operation whose callback failed): in a Manager with several
+// workers, from several goroutines at once for different agents. A panic in
+// it is logged and goes no further; agent operations it calls take effect
+// when the tick ends, as from a node. The default (also for a nil h) is
+// LogNodeError: log/slog, at most 10 a second across the process.
 func WithErrorHandler(h func(*NodeError)) AgentOption {
 	return func(a *Agent) { a.coldPart().onError = h }
 }
@@ -115,8 +117,9 @@ func WithErrorHandler(h func(*NodeError)) AgentOption {
 // WithWatchdog reports user node callbacks (tick, start, end, halt, pause,
 // awake) that take longer than budget of wall time: h receives a NodeError
 // whose Err is a *SlowError (the node's result is not changed); a nil h
-// logs them as node errors are by default. With no watchdog the engine
-// reads no clock.
+// logs them as node errors are by default. h is called as the error
+// handler is (see WithErrorHandler). A budget ≤ 0 sets no watchdog. With
+// no watchdog the engine reads no clock.
 func WithWatchdog(budget time.Duration, h func(*NodeError)) AgentOption {
 	return func(a *Agent) {
 		c := a.coldPart()
@@ -135,7 +138,7 @@ func (e *SlowError) Error() string {
 	return fmt.Sprintf("tick took %v, over the watchdog budget of %v", e.Elapsed, e.Budget)
 }
 
-// WithTracer sets a function that receives every node event.
+// WithTracer sets a function that receives every node event (see Tracer).
 func WithTracer(t Tracer) AgentOption { return func(a *Agent) { a.tracer = t } }
 
 // WithID sets the agent's id, shown in error reports and the debugger.
@@ -279,7 +282,7 @@ func (a *Agent) ID() int { return a.id }
 func (a *Agent) Now() time.Duration { return time.Duration(a.bb.now) }
 
 // Status returns the root's result on the last tick (Invalid before the
-// first).
+// first, and after Reset or SetTree until the next).
 func (a *Agent) Status() Status { return a.status }
 
 // Paused reports whether the agent is paused (never for a zero Agent,

@@ -40,6 +40,11 @@ func (s *slot) set(v Value) {
 
 // Globals is the global blackboard scope: keys beginning with "@". A
 // standalone agent has its own; a Manager shares one among all its agents.
+//
+// Globals is not safe for concurrent use. Agents write it from their ticks;
+// during a Manager tick their writes are buffered and applied when the
+// tick ends, so Set and SetTTL must not be called while a Manager using
+// it ticks (call them between ticks, from the goroutine that ticks).
 type Globals struct {
 	slots []slot
 	// ticking is set by a Manager during its tick: the scope is then
@@ -217,7 +222,8 @@ func (b *Blackboard) Value(name string) Value {
 }
 
 // Set writes a Go value (converted by ValueOf) to the named key; nil deletes
-// the key.
+// the key. A name beginning with "@" writes the global scope (during a
+// Manager tick, buffered until the tick ends, see Manager).
 func (b *Blackboard) Set(name string, v any) {
 	b.store(internKey(name), isGlobalName(name), ValueOf(v), false, 0)
 }
@@ -241,7 +247,9 @@ type Entry struct {
 	HasTTL  bool
 }
 
-// Entries lists the present entries of both scopes, sorted by key.
+// Entries lists the present entries of both scopes, sorted by key. During
+// a Manager tick the global entries are those of the tick's start: the
+// agent's own global writes of the tick are applied when it ends.
 func (b *Blackboard) Entries() []Entry {
 	var out []Entry
 	add := func(id int32, s *slot) {
@@ -260,7 +268,8 @@ func (b *Blackboard) Entries() []Entry {
 }
 
 // Set writes a global value directly (outside agents' ticks: between
-// Manager ticks, or before agents run); nil deletes.
+// Manager ticks, or before agents run); nil deletes. The "@" prefix of name
+// is optional.
 func (g *Globals) Set(name string, v any) {
 	g.slot(name).set(ValueOf(v))
 }

@@ -39,8 +39,12 @@ type proto struct {
 }
 
 // Compile validates a document against the registry and compiles its main
-// tree. Every problem is reported (as LoadErrors), each with the node's
-// path and type. A nil registry knows only the built-in node types.
+// tree (the other trees are validated too; those its SubTree nodes name
+// are inlined). Every problem is reported, up to 100, as LoadErrors, each
+// with the node's path, type and line. A nil registry knows only the
+// built-in node types. The Tree keeps doc (Tree.Document): do not change
+// doc afterwards. Compile only reads doc and reg, so trees may be compiled
+// concurrently once registration is over.
 func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error) {
 	var o CompileOptions
 	if len(opts) > 0 {

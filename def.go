@@ -111,7 +111,8 @@ func (n *Node) With(param string, value any) *Node {
 // Leaf returns a leaf node of the given type (built-in or registered) with
 // parameters given as name, value pairs: Leaf("MoveTo", "target", "A"). A
 // name that is not a string, or a name without a value, is an error that
-// Compile reports.
+// Compile reports. Durations may be given as time.Duration values: they are
+// taken as milliseconds, the unit of files.
 func Leaf(typ string, params ...any) *Node {
 	n := &Node{Type: typ}
 	for i := 0; i+1 < len(params); i += 2 {
@@ -189,8 +190,9 @@ func ForceFailure(child *Node) *Node { return decorator("ForceFailure", child) }
 // forever).
 func Repeat(count int, child *Node) *Node { return decorator("Repeat", child, "count", count) }
 
-// RetryUntilSuccessful retries a failing child up to attempts times (-1 =
-// forever).
+// RetryUntilSuccessful ticks its child again, one attempt per tick, while
+// it fails: it succeeds when the child succeeds, and fails after attempts
+// failed attempts, the first included (-1 = forever).
 func RetryUntilSuccessful(attempts int, child *Node) *Node {
 	return decorator("RetryUntilSuccessful", child, "attempts", attempts)
 }
@@ -209,7 +211,8 @@ func Timeout(d time.Duration, child *Node) *Node {
 // Delay waits d before ticking its child.
 func Delay(d time.Duration, child *Node) *Node { return decorator("Delay", child, "ms", ms(d)) }
 
-// Cooldown fails without ticking its child for d after the child ended.
+// Cooldown fails without ticking its child for d after the child ended or
+// was halted.
 func Cooldown(d time.Duration, child *Node) *Node {
 	return decorator("Cooldown", child, "ms", ms(d))
 }
@@ -246,7 +249,10 @@ func WaitTicks(n int) *Node { return Leaf("Wait", "ticks", n) }
 func WaitFor(d time.Duration) *Node { return Leaf("Wait", "ms", ms(d)) }
 
 // Check compares a blackboard value: op is one of == != < <= > >= exists
-// missing (no value for the last two).
+// missing (no value for the last two). value is a literal or "{key}" to
+// compare with another key; only the first value is used. An unknown op,
+// or a value missing or given where it should not be, is a load error that
+// Compile reports.
 func Check(key, op string, value ...any) *Node {
 	n := Leaf("Check", "key", key, "op", op)
 	if len(value) > 0 {

@@ -1,6 +1,34 @@
 // Package arbor is a behavior tree engine for Go: game servers, simulations
 // and robots tick thousands to millions of agents with it.
 //
+// # Getting started
+//
+// A program goes through these steps; the package's Examples show each of
+// them running.
+//
+//  1. Register its own node types on a Registry (NewRegistry, or the zero
+//     Registry): Registry.ConditionFunc and Registry.ActionFunc for plain
+//     functions, RegisterCondition and RegisterAction for types with
+//     parameters and per-agent memory (see User nodes below).
+//  2. Load the tree definition and compile it: LoadTree for a native file,
+//     or LoadFile, ParseYAML or ParseJSON then Compile, or build it in Go
+//     (Sequence, Check, Leaf, ...) then Compile. Package format loads
+//     Behavior3 and BehaviorTree.CPP files too. The error lists the
+//     problems, each with the node's path and line (LoadErrors).
+//  3. Make agents: NewAgent for one, or a Manager (NewManager, Manager.Add)
+//     to tick many in parallel. WithOwner gives an agent the program's
+//     object for its entity, which user nodes reach with Owner.
+//  4. Each frame, write what an agent senses to its blackboard (typed
+//     handles: NewKey, Key.Set; Manager.TickWith does it on the workers),
+//     then tick: Agent.Tick(now) or Manager.Tick(now), now being the game
+//     time as a time.Duration.
+//  5. Read the results: the status Agent.Tick returns (Agent.Status
+//     later), what the nodes wrote to the blackboard (Key.Get), and what
+//     the program's actions did to their owners.
+//  6. Handle node errors (WithErrorHandler, WithManagerErrorHandler; by
+//     default they are logged with log/slog), and debug with a Tracer or
+//     with the live web debugger of package debug.
+//
 // # Trees and agents
 //
 // A tree definition (a Document of Nodes) is built in Go with the builder
@@ -162,4 +190,18 @@
 // A panic or error in a user node fails that node and is reported, with the
 // node's path, to the agent's error handler (WithErrorHandler; by default
 // log/slog); the agent keeps running.
+//
+// # Other packages
+//
+//   - debug: a live web debugger, an http.Handler to mount on the program's
+//     own mux, for the agents of a Manager.
+//   - fsm: finite and hierarchical state machines that share the blackboard
+//     and compose with trees both ways.
+//   - format: every tree file format (native, Behavior3 JSON,
+//     BehaviorTree.CPP XML) through one Load and Write, and rendering as
+//     text, Graphviz or Mermaid.
+//   - scenario: declarative tests of trees (scenario files), run from go
+//     test or by the arbor command.
+//   - cmd/arbor: the command line (run, validate, test, convert, render,
+//     serve, bench, replay and the demo).
 package arbor

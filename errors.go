@@ -42,7 +42,8 @@ func (e *LoadError) Error() string {
 	return b.String()
 }
 
-// LoadErrors is every problem found in one definition, in document order.
+// LoadErrors is every problem found in one definition (up to 100), in
+// document order.
 type LoadErrors []*LoadError
 
 // Error lists the problems, one a line.

@@ -19,7 +19,9 @@ type Limits struct {
 // DefaultMaxNodeDepth is the default bound on node nesting.
 const DefaultMaxNodeDepth = 256
 
-// ParseJSON parses a native tree document (format.md) from JSON.
+// ParseJSON parses a native tree document (format.md) from JSON. Problems
+// in the document are LoadErrors (every one found, each with its path and
+// line); the document is not validated against node types until Compile.
 func ParseJSON(data []byte) (*Document, error) { return parse(data, false, Limits{}) }
 
 // ParseYAML parses a native tree document from YAML.
@@ -48,7 +50,9 @@ func IsYAMLPath(path string) bool {
 }
 
 // LoadFile reads a native tree document; .yaml and .yml files are YAML,
-// anything else JSON.
+// anything else JSON. Errors begin with "load PATH: " and wrap the cause:
+// the file system's error, or LoadErrors (errors.As finds them). Other
+// formats load through package format.
 func LoadFile(path string) (*Document, error) {
 	data, err := rawdoc.ReadFile(path, rawdoc.DefaultMaxBytes)
 	if err != nil {
@@ -61,7 +65,9 @@ func LoadFile(path string) (*Document, error) {
 	return doc, nil
 }
 
-// LoadTree reads and compiles a native tree file.
+// LoadTree reads and compiles a native tree file: LoadFile, then Compile
+// with reg (nil: the built-ins only). Compile's errors are wrapped as
+// LoadFile's are.
 func LoadTree(path string, reg *Registry) (*Tree, error) {
 	doc, err := LoadFile(path)
 	if err != nil {

@@ -18,11 +18,16 @@ import (
 // ticked, their global writes are applied in ascending agent id order (the
 // last writer wins).
 //
-// Add, Remove, Reload and the agents' own Pause, Resume, Reset and
-// blackboard writes must not run concurrently with Tick; call them between
-// ticks (from the goroutine that calls Tick). Stop and Close called during
-// a tick (from a node, say) take effect when the tick ends; a Tick called
-// during a tick of the same manager does nothing and logs an error.
+// A Manager is not safe for concurrent use. Add, Remove, RemoveFunc,
+// Reload, Snapshot, Restore and the agents' own Pause, Resume, Reset,
+// SetTree and blackboard writes must not run concurrently with Tick; call
+// them between ticks (from the goroutine that calls Tick). An agent's own
+// nodes (and the before function of TickWith, for its agent) may call
+// that agent's Halt, Reset, Pause and Resume: they take effect when the
+// agent's tick ends. Stop and Close called during a tick (from a node,
+// say) take effect when the tick ends; a Tick called during a tick of the
+// same manager does nothing and logs an error. Add, Remove and Reload must
+// not be called from a node.
 //
 // The zero value is an empty manager ready to use, as NewManager() makes it:
 // GOMAXPROCS workers and a global scope of its own.
@@ -45,8 +50,9 @@ type Manager struct {
 // ManagerOption configures NewManager.
 type ManagerOption func(*Manager)
 
-// WithWorkers sets the number of worker goroutines (default GOMAXPROCS; 1
-// ticks on the caller's goroutine).
+// WithWorkers sets the number of worker goroutines (default GOMAXPROCS;
+// n < 1 keeps the default). With 1 worker, or with at most 64 agents, a
+// tick runs on the caller's goroutine.
 func WithWorkers(n int) ManagerOption {
 	return func(m *Manager) {
 		if n > 0 {
@@ -97,7 +103,10 @@ func (m *Manager) Workers() int {
 }
 
 // Add creates an agent running t, with the manager's global scope, and
-// returns it. Ids are assigned in increasing order.
+// returns it. Ids are assigned in increasing order. opts apply as in
+// NewAgent, but the manager's choices win: WithID and WithGlobals are
+// ignored, and WithManagerErrorHandler's handler is the default that
+// WithErrorHandler overrides. A nil t panics, as in NewAgent.
 func (m *Manager) Add(t *Tree, opts ...AgentOption) *Agent {
 	m.lazyInit()
 	all := make([]AgentOption, 0, len(opts)+3)
@@ -218,10 +227,11 @@ const chunk = 64
 // Tick ticks every agent that is not paused at game time now.
 func (m *Manager) Tick(now time.Duration) { m.TickWith(now, nil) }
 
-// TickWith is Tick with a function called for each agent right before its
-// tick, on the worker goroutine that ticks it: the place for per-agent
-// sensing (writing the agent's blackboard) in parallel. before must only
-// touch its own agent. A panic in before (user node panics are caught by
+// TickWith is Tick with a function called for each agent that is not
+// paused, right before its tick, on the goroutine that ticks it (a worker,
+// or the caller's: see WithWorkers): the place for per-agent sensing
+// (writing the agent's blackboard) in parallel. before must only touch its
+// own agent, and may be called for several agents at once. A panic in before (user node panics are caught by
 // the engine) reaches the caller of TickWith, on its goroutine, once the
 // workers have stopped; the agents ticked until then keep their tick and
 // their global writes are applied.

@@ -661,10 +661,13 @@ func (m *Manager) Snapshot(w io.Writer) error {
 	return nil
 }
 
-// Restore reads a manager snapshot into an empty manager: the global scope,
-// then each agent, created on trees[its tree name] with opts and its
+// Restore reads a manager snapshot into an empty manager (one with agents
+// is an error): the global scope, then each agent, created on trees[its
+// tree name] (Tree.Name, the document's main tree) with opts and its
 // original id, and restored. A snapshot of another definition of a tree is
-// an error (see RestoreKeepingBlackboards). Owners are not in snapshots:
+// an error wrapping ErrTreeMismatch (see RestoreKeepingBlackboards), and so
+// is a tree name missing from trees. On error the manager is left without
+// agents and with its global scope unchanged. Owners are not in snapshots:
 // give each restored agent its own with Agent.SetOwner (by ID).
 func (m *Manager) Restore(r io.Reader, trees map[string]*Tree, opts ...AgentOption) error {
 	return m.restore(r, trees, nil, opts)

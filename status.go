@@ -3,8 +3,11 @@ package arbor
 // Status is the result of ticking a node.
 type Status uint8
 
-// The statuses a node returns. The zero value, Invalid, is never returned by
-// a tick; it marks "no status" (an idle node, a node not visited).
+// The statuses a node returns. The zero value, Invalid, is never a node's
+// result; it marks "no status" (an idle node, a node not visited), and
+// Agent.Tick returns it only when the agent has no result to give: a zero
+// Agent, or a paused agent not ticked since it was made, reset or moved to
+// another tree.
 const (
 	Invalid Status = iota
 	Success

@@ -42,11 +42,18 @@ func (k EventKind) String() string {
 type Event struct {
 	Kind   EventKind // what happened
 	Node   int32     // node id in the agent's Tree
-	Status Status    // EventResult only
+	Status Status    // EventResult and EventEval: the node's result
 	Cond   int32     // EventAbort only: the condition that changed
 }
 
 // Tracer receives node events. It is called synchronously from the agent's
-// tick; keep it fast. With no tracer set, the engine pays one nil check per
-// event.
+// tick (and from Halt, Reset, SetTree, Restore, Unforce and a Manager's
+// Remove and Stop, for their halt events), on the goroutine making the
+// call: in a Manager with several workers, from several goroutines at once
+// for different agents, so a tracer shared by agents must be safe for
+// concurrent use. Keep it fast. A panic in it is
+// logged and goes no further. Agent operations it calls on the agent
+// (Halt, Reset, Pause, Resume) take effect when the tick ends; Agent.Tick
+// is refused (ErrReentrantTick). With no tracer set, the engine pays one
+// nil check per event.
 type Tracer func(a *Agent, e Event)

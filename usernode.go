@@ -11,7 +11,11 @@ import (
 )
 
 // Ctx is what user node callbacks receive: the agent, its clock and
-// blackboard, and the node being run. It is only valid during the call.
+// blackboard, and the node being run. It is only valid during the call,
+// on the goroutine making it: do not keep it. Agent operations called
+// through it on the agent (Halt, Reset, Pause, Resume) take effect when
+// the tick ends; Agent.Tick, SetTree, Force, Unforce and Restore are
+// refused.
 type Ctx struct {
 	agent *Agent // the node being run is agent.node
 }
@@ -123,8 +127,9 @@ type typeOptions struct {
 	anyParams  bool
 }
 
-// KeepMemory makes an action's memory live over the agent's life: it is
-// not zeroed when an activation ends, only by Agent.Reset.
+// KeepMemory makes the per-agent memory M of an action, decorator or
+// control node live over the agent's life: it is not zeroed when an
+// activation ends, only by Agent.Reset.
 func KeepMemory() TypeOption { return func(o *typeOptions) { o.keepMemory = true } }
 
 // AnyParams makes the type accept, and ignore, parameters its parameter
@@ -150,7 +155,9 @@ func RegisterCondition[N any, P interface {
 		}})
 }
 
-// ConditionFunc registers a condition without parameters.
+// ConditionFunc registers a condition without parameters: fn is its check.
+// As for every registration, the error says why the name was refused
+// (empty, built-in or already registered).
 func (r *Registry) ConditionFunc(name string, fn func(c *Ctx) (bool, error), opts ...TypeOption) error {
 	o := applyOptions(opts)
 	return r.add(&nodeType{name: name, kind: kCondition, shape: shapeLeaf, anyParams: o.anyParams,

@@ -20,6 +20,12 @@ import (
 // and read it with Get, typically in Start (the spec reads references when
 // the node starts). A missing reference is an error: return it and the node
 // fails with the error reported.
+//
+// A Param[time.Duration] literal is a number of milliseconds, as every
+// duration in files; a reference reads its key as a Key[time.Duration]
+// does, as nanoseconds (see the package documentation on durations). For a
+// duration that files and the blackboard both give in milliseconds, use a
+// Param[float64].
 type Param[T any] struct {
 	lit T
 	key Key[T]

@@ -25,7 +25,8 @@ type Options struct {
 	// after its last viewer left, so that a page reload keeps its
 	// timeline (default 30s).
 	Linger time.Duration
-	// Controls enables pause, resume and step of an agent, breakpoints
+	// Controls enables pause, resume and step of an agent (or of every
+	// agent), breakpoints, forcing a node's result (arbor.Agent.Force)
 	// and writing blackboard values from the page. Requests must then
 	// carry Token and come from the debugger's own origin.
 	Controls bool
@@ -164,7 +165,8 @@ func (s *Session) Tick(now time.Duration) { s.TickWith(now, nil) }
 
 // TickWith ticks the manager at game time now, like Manager.TickWith,
 // under the session's lock; then it records the watched agents and wakes
-// the live views. The agents are ticked exactly as the manager ticks them:
+// the live views. It must not be called where the lock is held (within a
+// tick or Do), which deadlocks. The agents are ticked exactly as the manager ticks them:
 // watched ones only have a Tracer.
 func (s *Session) TickWith(now time.Duration, before func(*arbor.Agent)) {
 	s.tickLocked(now, before)
@@ -181,7 +183,11 @@ func (s *Session) tickLocked(now time.Duration, before func(*arbor.Agent)) {
 }
 
 // Do runs fn under the session's lock, between ticks: the place to add or
-// remove agents, or write blackboards, while the debugger runs.
+// remove agents, or write blackboards, while the debugger runs. The lock
+// is not reentrant: Do called where it is held (within a tick: an error
+// handler, a tracer, a node, a before function; from Options.Label)
+// deadlocks, and so does fn calling a method of the session that takes it
+// (Tick, TickWith, Do, Ticks, Watch and its stop function, Recording).
 func (s *Session) Do(fn func(m *arbor.Manager)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -191,7 +197,9 @@ func (s *Session) Do(fn func(m *arbor.Manager)) {
 }
 
 // Ticks returns the number of ticks run through the session and the game
-// time of the last.
+// time of the last. It takes the session's lock, which is not reentrant: calling it where
+// the lock is held (within a tick: an error handler, a tracer, a node, a
+// before function; within Do; from Options.Label) deadlocks.
 func (s *Session) Ticks() (uint64, time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -199,7 +207,11 @@ func (s *Session) Ticks() (uint64, time.Duration) {
 }
 
 // Watch starts recording agent id, as if a browser watched it, until stop
-// is called. It returns ErrNoAgent for an unknown id.
+// is called (calling stop again does nothing). It returns ErrNoAgent for
+// an unknown id. Watch and stop take the session's lock, which is not
+// reentrant: calling them where the lock is held (within a tick: an error
+// handler, a tracer, a node, a before function; within Do; from
+// Options.Label) deadlocks.
 func (s *Session) Watch(id int) (stop func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -22,9 +22,10 @@ import (
 // Reload, Snapshot, Restore and the agents' own Pause, Resume, Reset,
 // SetTree and blackboard writes must not run concurrently with Tick; call
 // them between ticks (from the goroutine that calls Tick). An agent's own
-// nodes (and the before function of TickWith, for its agent) may call
-// that agent's Halt, Reset, Pause and Resume: they take effect when the
-// agent's tick ends. Stop and Close called during a tick (from a node,
+// nodes may call that agent's Halt, Reset, Pause and Resume: they take
+// effect when the agent's tick ends. The before function of TickWith may
+// call them for its agent too: they take effect at once, before the
+// agent's tick (a paused agent is then not ticked). Stop and Close called during a tick (from a node,
 // say) take effect when the tick ends; a Tick called during a tick of the
 // same manager does nothing and logs an error. Add, Remove and Reload must
 // not be called from a node.

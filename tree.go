@@ -115,7 +115,7 @@ type NodeInfo struct {
 	Guard    int            // guard root id or -1
 	GuardOf  int            // for a guard's root: the guarded node; else -1
 	Abort    Abort          // conditional-abort mode
-	Params   map[string]any // parameters as written
+	Params   map[string]any // parameters as written (the tree's own map: do not modify it)
 	// Condition: a condition leaf (Check, Success, Failure or a program's
 	// condition), which never runs over ticks (Agent.Force refuses
 	// Running for it).

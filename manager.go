@@ -18,17 +18,17 @@ import (
 // ticked, their global writes are applied in ascending agent id order (the
 // last writer wins).
 //
-// A Manager is not safe for concurrent use. Add, Remove, RemoveFunc,
-// Reload, Snapshot, Restore and the agents' own Pause, Resume, Reset,
-// SetTree and blackboard writes must not run concurrently with Tick; call
-// them between ticks (from the goroutine that calls Tick). An agent's own
-// nodes may call that agent's Halt, Reset, Pause and Resume: they take
-// effect when the agent's tick ends. The before function of TickWith may
-// call them for its agent too: they take effect at once, before the
-// agent's tick (a paused agent is then not ticked). Stop and Close called during a tick (from a node,
-// say) take effect when the tick ends; a Tick called during a tick of the
-// same manager does nothing and logs an error. Add, Remove and Reload must
-// not be called from a node.
+// A Manager is not safe for concurrent use. Add, Remove, RemoveFunc, Reload,
+// Snapshot, Restore and the agents' own Pause, Resume, Reset, SetTree and
+// blackboard writes must not run concurrently with Tick; call them between
+// ticks (from the goroutine that calls Tick). An agent's own nodes may call
+// that agent's Halt, Reset, Pause and Resume: they take effect when the
+// agent's tick ends. The before function of TickWith may call them for its
+// agent too: they take effect at once, before the agent's tick (a paused
+// agent is then not ticked). Stop and Close called during a tick (from a
+// node, say) take effect when the tick ends; a Tick called during a tick of
+// the same manager does nothing and logs an error. Add, Remove and Reload
+// must not be called from a node.
 //
 // The zero value is an empty manager ready to use, as NewManager() makes it:
 // GOMAXPROCS workers and a global scope of its own.
@@ -228,14 +228,14 @@ const chunk = 64
 // Tick ticks every agent that is not paused at game time now.
 func (m *Manager) Tick(now time.Duration) { m.TickWith(now, nil) }
 
-// TickWith is Tick with a function called for each agent that is not
-// paused, right before its tick, on the goroutine that ticks it (a worker,
-// or the caller's: see WithWorkers): the place for per-agent sensing
-// (writing the agent's blackboard) in parallel. before must only touch its
-// own agent, and may be called for several agents at once. A panic in before (user node panics are caught by
-// the engine) reaches the caller of TickWith, on its goroutine, once the
-// workers have stopped; the agents ticked until then keep their tick and
-// their global writes are applied.
+// TickWith is Tick with a function called for each agent that is not paused,
+// right before its tick, on the goroutine that ticks it (a worker, or the
+// caller's: see WithWorkers): the place for per-agent sensing (writing the
+// agent's blackboard) in parallel. before must only touch its own agent, and
+// may be called for several agents at once. A panic in before (user node
+// panics are caught by the engine) reaches the caller of TickWith, on its
+// goroutine, once the workers have stopped; the agents ticked until then
+// keep their tick and their global writes are applied.
 func (m *Manager) TickWith(now time.Duration, before func(*Agent)) {
 	if !m.ticking.CompareAndSwap(false, true) {
 		if logAllowed() {

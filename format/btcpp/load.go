@@ -14,8 +14,9 @@
 // As BT.CPP does, Load reads a <root> without BTCPP_format as version 4,
 // and names a <BehaviorTree> without ID BehaviorTree_0, BehaviorTree_1,
 // ... in the order BT.CPP reads them (a file's includes before its own
-// trees). Groot2's editor attributes (_uid, _description, _collapsed) are
-// ignored. The main tree is main_tree_to_execute, else the only tree, else
+// trees). Editor attributes are ignored: Groot2's _uid, _description and
+// _collapsed on nodes, and _fullpath, _description (Groot2) and _favorite
+// (MoveIt Pro) on <BehaviorTree>. The main tree is main_tree_to_execute, else the only tree, else
 // the only tree that no other uses as a subtree (or guard); BT.CPP leaves
 // that choice to the program, and so does Load when it is not clear.
 package btcpp

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -258,6 +259,58 @@ func checkKeysAfterClick(t *testing.T, ctx context.Context, base string) {
 	bt.Wait(t, ctx, "Step clicked: paused", status+` === 'paused'`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent(" "))
 	bt.Wait(t, ctx, "then Space: running again", status+` !== 'paused'`, 5*time.Second)
+}
+
+// checkNodeListKeys checks the keys of the lists of nodes: each is a Tab
+// stop; ↑ and ↓ go through its rows, ← and → along a running path (not
+// through the history), and Enter selects the node under the cursor.
+func checkNodeListKeys(t *testing.T, ctx context.Context, base string) {
+	openLive(t, ctx, base, 1, 4)
+	status := `document.querySelector('#agent-status').textContent`
+	// Paused (the later checks need agent 1 running again, whatever
+	// happens here), and stepped until something runs.
+	t.Cleanup(func() { control(t, base, "POST", "/api/agents/1/resume", "{}") })
+	control(t, base, "POST", "/api/agents/1/pause", "{}")
+	bt.Wait(t, ctx, "paused", status+` === 'paused'`, 5*time.Second)
+	paths := `Array.from(document.querySelectorAll('#running-list > li')).some((li) => li.querySelectorAll('[data-node]').length >= 2)`
+	for i := 0; i < 20 && !bt.Eval[bool](t, ctx, paths); i++ {
+		control(t, base, "POST", "/api/agents/1/step", "{}")
+		time.Sleep(150 * time.Millisecond)
+	}
+	bt.Wait(t, ctx, "a running path of two nodes or more", paths, 5*time.Second)
+	kbd := `document.querySelector('#running-list .kbd')`
+	// The path's place of the cursor: the number of nodes after it.
+	after := `(() => { const k = ` + kbd + `; if (!k) return -1; const ns = Array.from(k.closest('li').querySelectorAll('[data-node]')); return ns.length - 1 - ns.indexOf(k); })()`
+	// A click gives the page the focus (a page without it gets no focus
+	// events), on a heading that does nothing.
+	bt.Click(t, ctx, "#running-now h3")
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#running-list').focus()`, nil))
+	bt.Wait(t, ctx, "focused: the cursor on the first path's last node", `document.activeElement.id === 'running-list' && `+after+` === 0 &&
+		`+kbd+`.closest('li') === document.querySelector('#running-list > li')`, 5*time.Second)
+	if n := bt.Eval[int](t, ctx, `document.querySelectorAll('#running-list > li').length`); n > 1 {
+		bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowDown))
+		bt.Wait(t, ctx, "↓: the second path", kbd+`.closest('li') === document.querySelectorAll('#running-list > li')[1]`, 5*time.Second)
+		bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowUp))
+		bt.Wait(t, ctx, "↑: the first path", kbd+`.closest('li') === document.querySelector('#running-list > li')`, 5*time.Second)
+	}
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
+	bt.Wait(t, ctx, "←: one node up the path", after+` === 1`, 5*time.Second)
+	if got := bt.Eval[string](t, ctx, tlLabel); !strings.HasPrefix(got, "live · paused") {
+		t.Errorf("← in the running list moved the timeline: %q", got)
+	}
+	want := bt.Eval[int](t, ctx, `Number(`+kbd+`.dataset.node)`)
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.Enter))
+	bt.Wait(t, ctx, "Enter: that node selected", fmt.Sprintf(`S.selected === %d && !document.querySelector('#tab-node').hidden`, want), 5*time.Second)
+	// The statistics: rows of the table.
+	bt.Run(t, ctx, chromedp.Click(`nav.tabs button[data-tab="stats"]`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('#stats-table').focus()`, nil))
+	row := `document.querySelector('#stats-table tr.kbd')`
+	bt.Wait(t, ctx, "the stats focused: the cursor on the selected node's row", fmt.Sprintf(`!!%s && Number(%s.dataset.node) === %d`, row, row, want), 5*time.Second)
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.Home), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowDown))
+	bt.Wait(t, ctx, "Home ↓ ↓: the third row", row+` === document.querySelectorAll('#stats-table tbody > tr')[2]`, 5*time.Second)
+	want = bt.Eval[int](t, ctx, `Number(`+row+`.dataset.node)`)
+	bt.Run(t, ctx, chromedp.KeyEvent(" "))
+	bt.Wait(t, ctx, "Space: that node selected, the agent still paused", fmt.Sprintf(`S.selected === %d && %s === 'paused'`, want, status), 5*time.Second)
 }
 
 // checkGotoAndFilter checks the timeline's "go to tick" field and the

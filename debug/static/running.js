@@ -1,5 +1,5 @@
 // Running now: the running paths, and selecting a node from the lists
-// that update live.
+// that update live, with the pointer or the keys.
 'use strict';
 
 function renderRunning(paths) {
@@ -32,4 +32,97 @@ function setupNodeLists() {
       if (el) selectNode(Number(el.dataset.node));
     });
   }
+}
+
+// The lists of nodes that update live, for the keys: each is one stop of
+// the Tab key; its rows are those with a node.
+const NODE_LISTS = [
+  { list: '#running-list', rows: '#running-list > li', label: 'Running paths' },
+  { list: '#events-list', rows: '#events-list > li', label: 'Events of the tick shown' },
+  { list: '#stats-table', rows: '#stats-table tbody > tr', label: 'Statistics by node' },
+  { list: '#errors-list', rows: '#errors-list > li', label: 'Node errors' },
+];
+
+// setupNodeListKeys: in a list of nodes (NODE_LISTS) focused with Tab,
+// ↑ and ↓ (Home, End) move a cursor over the rows, ← and → along a
+// running path, and Enter or Space selects the node under the cursor and
+// shows it in the tree. The rows are redrawn live, so the cursor is a
+// row and a place in it, put back after each redraw; it starts at the
+// selected node's row.
+function setupNodeListKeys() {
+  for (const d of NODE_LISTS) {
+    const list = $(d.list);
+    const cur = { row: -1, col: -1 };
+    const rows = () => Array.from(document.querySelectorAll(d.rows)).filter((r) => nodesOf(r).length);
+    const draw = () => {
+      for (const el of list.querySelectorAll('.kbd')) { el.classList.remove('kbd'); el.removeAttribute('id'); }
+      list.removeAttribute('aria-activedescendant');
+      const rs = rows();
+      if (cur.row < 0 || !rs.length) return;
+      cur.row = Math.min(cur.row, rs.length - 1);
+      const ns = nodesOf(rs[cur.row]);
+      const el = ns[Math.max(0, Math.min(cur.col < 0 ? ns.length - 1 : cur.col, ns.length - 1))];
+      el.classList.add('kbd');
+      el.id = 'kbd-' + d.list.slice(1);
+      list.setAttribute('aria-activedescendant', el.id);
+      if (document.activeElement === list) el.scrollIntoView({ block: 'nearest' });
+    };
+    list.tabIndex = 0;
+    list.setAttribute('aria-label', d.label + ': ↑ ↓ move, Enter shows the node');
+    // The cursor starts at the selected node's row, else the first.
+    const start = () => {
+      if (cur.row >= 0) return;
+      const k = rows().findIndex((r) => nodesOf(r).some((n) => Number(n.dataset.node) === S.selected));
+      cur.row = Math.max(0, k);
+      cur.col = -1;
+    };
+    list.addEventListener('focus', () => { start(); draw(); });
+    list.addEventListener('blur', () => { cur.row = -1; draw(); });
+    new MutationObserver(() => { if (cur.row >= 0) draw(); }).observe(list, { childList: true, subtree: true });
+    list.addEventListener('keydown', (e) => {
+      if (e.target !== list || e.ctrlKey || e.metaKey || e.altKey) return;
+      const rs = rows();
+      if (!rs.length) return;
+      if (cur.row < 0) {
+        // Focused while the page was not (no focus event): the cursor
+        // appears with the first key.
+        start();
+        draw();
+        if (e.key !== 'Enter' && e.key !== ' ') { e.preventDefault(); e.stopPropagation(); return; }
+      }
+      const ns = nodesOf(rs[Math.min(cur.row, rs.length - 1)]);
+      const col = cur.col < 0 ? ns.length - 1 : cur.col;
+      switch (e.key) {
+        case 'ArrowDown': cur.row = Math.min(rs.length - 1, cur.row + 1); cur.col = -1; break;
+        case 'ArrowUp': cur.row = Math.max(0, cur.row - 1); cur.col = -1; break;
+        case 'Home': cur.row = 0; cur.col = -1; break;
+        case 'End': cur.row = rs.length - 1; cur.col = -1; break;
+        case 'ArrowLeft':
+        case 'ArrowRight':
+          if (ns.length < 2) return; // the page's keys: through the history
+          cur.col = Math.max(0, Math.min(ns.length - 1, col + (e.key === 'ArrowLeft' ? -1 : 1)));
+          break;
+        case 'Enter':
+        case ' ': {
+          const el = list.querySelector('.kbd');
+          const id = el ? Number(el.dataset.node) : -1;
+          if (!S.tree || !(id >= 0 && id < S.tree.nodes.length)) return; // a node no longer in the tree
+          selectNode(id);
+          focus(id, true);
+          break;
+        }
+        default: return;
+      }
+      e.preventDefault();
+      e.stopPropagation(); // not the page's keys (Space pauses, End goes live)
+      draw();
+    });
+  }
+}
+
+// nodesOf returns the elements of a list's row that stand for nodes: the
+// row itself, or its parts (the steps of a running path).
+function nodesOf(row) {
+  if (row.dataset.node != null && row.dataset.node !== '') return [row];
+  return Array.from(row.querySelectorAll('[data-node]'));
 }

@@ -70,7 +70,7 @@ const S = {
   errCount: -1, // the agent's error count the Errors tab shows (-1: not loaded)
   errLoading: false, // an errors request is under way
   errShown: null, // the agent whose errors the list shows
-  errHover: false, // the pointer is over the errors list, which then holds still
+  errHover: false, // the pointer is over the errors list, or it has the focus: it then holds still
   errPending: null, // the errors answer held back while errHover
 };
 const FORMAT = 'arbor-debug/1'; // the format of a recording

@@ -206,9 +206,17 @@ function setupTimeline() {
   const errList = $('#errors-list');
   errList.onmouseenter = () => { S.errHover = true; };
   errList.onmouseleave = () => {
+    if (document.activeElement === errList) return; // still held by the keys
     S.errHover = false;
     if (S.errPending) renderErrors(S.errPending);
   };
+  // Focused for its keys (setupNodeListKeys), the list holds still too.
+  errList.addEventListener('focus', () => { S.errHover = true; });
+  errList.addEventListener('blur', () => {
+    if (errList.matches(':hover')) return;
+    S.errHover = false;
+    if (S.errPending) renderErrors(S.errPending);
+  });
   $('#btn-live').onclick = () => setLive(true);
   $('#btn-prev').onclick = () => scrubTo(shownSeq() - 1);
   $('#btn-next').onclick = () => scrubTo(shownSeq() + 1);

@@ -13,7 +13,8 @@
 //  2. Load the tree definition and compile it: LoadTree for a native file,
 //     or LoadFile, ParseYAML or ParseJSON then Compile, or build it in Go
 //     (Sequence, Check, Leaf, ...) then Compile. Package format loads
-//     Behavior3 and BehaviorTree.CPP files too. The error lists the
+//     Behavior3 and BehaviorTree.CPP files too (format.LoadTree reads and
+//     compiles a file of any format). The error lists the
 //     problems, each with the node's path and line (LoadErrors).
 //  3. Make agents: NewAgent for one, or a Manager (NewManager, Manager.Add)
 //     to tick many in parallel. WithOwner gives an agent the program's

@@ -1,6 +1,8 @@
 package format_test
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -315,5 +317,43 @@ func TestRender(t *testing.T) {
 	}
 	if _, err := format.Render(doc, "svg"); err == nil {
 		t.Error("unknown style: no error")
+	}
+}
+
+// LoadTree loads any format and compiles it; its errors name the file and
+// wrap the cause, as arbor.LoadTree's do.
+func TestLoadTree(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.xml")
+	if _, err := format.LoadTree(missing, nil); !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), "load "+missing+": ") {
+		t.Errorf("missing file: %v", err)
+	}
+	bad := filepath.Join(dir, "bad.xml")
+	if err := os.WriteFile(bad, []byte(`<root BTCPP_format="4"><BehaviorTree ID="M"><Sequence><Attack/></Sequence></BehaviorTree></root>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := format.LoadTree(bad, nil)
+	var les arbor.LoadErrors
+	if !errors.As(err, &les) || !strings.HasPrefix(err.Error(), "load "+bad+": ") || !strings.Contains(err.Error(), `unknown node type "Attack"`) {
+		t.Errorf("unknown type: %v", err)
+	}
+	// One tree in each format: an Inverter over a Failure.
+	for name, text := range map[string]string{
+		"tree.b3.json": `{"scope": "tree", "root": "i", "nodes": {"i": {"id": "i", "name": "Inverter", "child": "f"}, "f": {"id": "f", "name": "Failer"}}}`,
+		"tree.xml":     `<root BTCPP_format="4"><BehaviorTree ID="M"><Inverter><AlwaysFailure/></Inverter></BehaviorTree></root>`,
+		"tree.yaml":    "type: Inverter\nchild: {type: Failure}\n",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tree, err := format.LoadTree(path, nil)
+		if err != nil || tree.Len() != 2 {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if s := arbor.NewAgent(tree).Tick(0); s != arbor.Success {
+			t.Errorf("%s: ticked %v, want success", name, s)
+		}
 	}
 }

@@ -2,7 +2,11 @@ package format_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"time"
 
+	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format"
 )
 
@@ -56,4 +60,47 @@ func ExampleConvert() {
 	//     }
 	//   }
 	// }
+}
+
+// A tree file in any format, compiled in one call: here a Groot2 file
+// whose Approach action the program registers.
+func ExampleLoadTree() {
+	dir, err := os.MkdirTemp("", "arbor-example")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "guard.xml")
+	xml := `<root BTCPP_format="4" main_tree_to_execute="Guard">
+  <BehaviorTree ID="Guard">
+    <Sequence>
+      <Approach name="approach the gate"/>
+      <Sleep msec="200"/>
+    </Sequence>
+  </BehaviorTree>
+</root>`
+	if err := os.WriteFile(path, []byte(xml), 0o644); err != nil {
+		fmt.Println(err)
+		return
+	}
+	reg := arbor.NewRegistry()
+	if err := reg.ActionFunc("Approach", func(*arbor.Ctx) (arbor.Status, error) { return arbor.Success, nil }); err != nil {
+		fmt.Println(err)
+		return
+	}
+	tree, err := format.LoadTree(path, reg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	agent := arbor.NewAgent(tree)
+	for now := time.Duration(0); now <= 300*time.Millisecond; now += 100 * time.Millisecond {
+		fmt.Println(now, agent.Tick(now))
+	}
+	// Output:
+	// 0s running
+	// 100ms running
+	// 200ms success
+	// 300ms running
 }

@@ -88,6 +88,22 @@ func DetectData(data []byte) string {
 	return Arbor
 }
 
+// LoadTree reads a tree file in any format (detected, see Detect) and
+// compiles it with reg (nil: the built-ins only): what arbor.LoadTree does
+// for native files. Errors begin with "load PATH: " and wrap the cause:
+// the file system's error, or arbor.LoadErrors (errors.As finds them).
+func LoadTree(path string, reg *arbor.Registry) (*arbor.Tree, error) {
+	doc, err := Load(path, "")
+	if err != nil {
+		return nil, err
+	}
+	t, err := arbor.Compile(doc, reg)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	return t, nil
+}
+
 // Load reads a tree file in the named format ("" = detect it, see
 // Detect). Errors name the file and, for problems in the tree, the node's
 // path and line.

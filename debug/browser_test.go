@@ -137,6 +137,8 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("keys", func(t *testing.T) { checkKeys(t, ctx, base, s) })
 	t.Run("keys after a click", func(t *testing.T) { checkKeysAfterClick(t, ctx, base) })
 	t.Run("node list keys", func(t *testing.T) { checkNodeListKeys(t, ctx, base) })
+	t.Run("review fixes", func(t *testing.T) { checkReviewFixes(t, ctx, base) })
+	t.Run("sole agent", func(t *testing.T) { checkSoleAgent(t, ctx) })
 	t.Run("go to tick, filter events", func(t *testing.T) { checkGotoAndFilter(t, ctx, base) })
 	t.Run("set button still", func(t *testing.T) { checkSetButtonStill(t, ctx, base, s) })
 	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })

@@ -313,6 +313,84 @@ func checkNodeListKeys(t *testing.T, ctx context.Context, base string) {
 	bt.Wait(t, ctx, "Space: that node selected, the agent still paused", fmt.Sprintf(`S.selected === %d && %s === 'paused'`, want, status), 5*time.Second)
 }
 
+// checkReviewFixes checks what a first-time user's review asked for: an
+// earlier tick is marked (a banner that goes live), a Check's Node tab
+// says what its key held at the tick shown, a blackboard row clicked fills
+// the Set form, the tabs stay put as running paths come and go, and Open
+// recording is a button for the keys too.
+func checkReviewFixes(t *testing.T, ctx context.Context, base string) {
+	openLive(t, ctx, base, 1, 4)
+	past := `document.querySelector('#past')`
+	if !bt.Eval[bool](t, ctx, past+`.hidden`) {
+		t.Error("the history banner is shown live")
+	}
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.ArrowLeft))
+	bt.Wait(t, ctx, "← ←: the banner says which tick, and how far behind", `!`+past+`.hidden && /^Viewing tick \d+ · \d+ ticks? behind the newest/.test(`+past+`.textContent) &&
+		document.querySelector('#tree-wrap').classList.contains('past')`, 5*time.Second)
+	bt.Click(t, ctx, "#past")
+	bt.Wait(t, ctx, "the banner clicked: live", tlLabel+`.startsWith('live') && `+past+`.hidden && !document.querySelector('#tree-wrap').classList.contains('past')`, 5*time.Second)
+
+	// The sentry's "Check noise exists": its Node tab shows the key.
+	check := `Array.from(document.querySelectorAll('#tree g.node')).find((g) => g.textContent.includes('noise exists'))`
+	bt.Wait(t, ctx, "the noise check drawn", `!!`+check, 5*time.Second)
+	id := bt.Eval[int](t, ctx, `Number(`+check+`.dataset.id)`)
+	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`selectNode(%d)`, id), nil))
+	bt.Wait(t, ctx, "the Node tab names the key and its value at the tick shown", `(() => {
+		const dt = Array.from(document.querySelectorAll('#node-info dt')).find((d) => d.textContent === 'key noise');
+		return !!dt && /at the tick shown/.test(dt.nextElementSibling.textContent) &&
+			/^Selector › .* › Check noise exists$/.test(Array.from(document.querySelectorAll('#node-info dt')).find((d) => d.textContent === 'branch').nextElementSibling.textContent);
+	})()`, 5*time.Second)
+
+	// A blackboard row clicked: its key and value in the form.
+	bt.Run(t, ctx, chromedp.Click(`nav.tabs button[data-tab="bb"]`, chromedp.ByQuery))
+	row := `document.querySelector('#bb-agent tr[data-name]')`
+	bt.Wait(t, ctx, "a blackboard row", `!!`+row+` && !document.querySelector('#bb-form').hidden`, 5*time.Second)
+	key := bt.Eval[string](t, ctx, row+`.dataset.name`)
+	bt.Run(t, ctx, chromedp.Evaluate(row+`.querySelector('td').click()`, nil))
+	bt.Wait(t, ctx, "the form filled", fmt.Sprintf(`document.querySelector('#bb-key').value === %q && document.querySelector('#bb-value').value !== ''`, key), 5*time.Second)
+	bt.Run(t, ctx, chromedp.SetValue("#bb-key", "", chromedp.ByID), chromedp.SetValue("#bb-value", "", chromedp.ByID))
+
+	// The running list has a fixed height: the tabs do not move.
+	if h := bt.Eval[float64](t, ctx, `document.querySelector('#running-now').getBoundingClientRect().height`); h < 60 {
+		t.Errorf("Running now is %.0f px high, want a fixed height", h)
+	}
+	tabsTop := `document.querySelector('nav.tabs').getBoundingClientRect().top`
+	top := bt.Eval[float64](t, ctx, tabsTop)
+	for i := 0; i < 10; i++ {
+		time.Sleep(100 * time.Millisecond)
+		if now := bt.Eval[float64](t, ctx, tabsTop); now != top {
+			t.Fatalf("the tabs moved from y=%.0f to y=%.0f", top, now)
+		}
+	}
+
+	// Open recording: a Tab stop, Enter opens the file chooser.
+	bt.Run(t, ctx, chromedp.Evaluate(`window.picked = 0; document.querySelector('#open-file').click = () => { window.picked++; }; document.querySelector('#open-rec').focus()`, nil))
+	if !bt.Eval[bool](t, ctx, `document.querySelector('#open-rec').tabIndex === 0 && document.activeElement.id === 'open-rec'`) {
+		t.Fatal("Open recording is not a Tab stop")
+	}
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.Enter))
+	bt.Wait(t, ctx, "Enter: the file chooser asked for", `window.picked === 1`, 5*time.Second)
+}
+
+// checkSoleAgent: a session with one agent opens it, with nothing to pick.
+func checkSoleAgent(t *testing.T, ctx context.Context) {
+	sentry, _ := testTrees(t)
+	m := arbor.NewManager(arbor.WithWorkers(1))
+	defer m.Close()
+	m.Add(sentry)
+	s := NewSession(m, Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s.Tick(100 * time.Millisecond)
+	srv := httptest.NewServer(s.Handler())
+	defer func() {
+		// The page's stream would hold Close up.
+		bt.Run(t, ctx, chromedp.Navigate("about:blank"))
+		srv.CloseClientConnections()
+		srv.Close()
+	}()
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(srv.URL+"/"))
+	bt.Wait(t, ctx, "the only agent opened", `document.querySelector('#agent-title').textContent.startsWith('Agent #0 ') && !document.querySelector('#agent-view').hidden`, 10*time.Second)
+}
+
 // checkGotoAndFilter checks the timeline's "go to tick" field and the
 // Events tab's filter: a tick of the history typed there is shown; one
 // not in it marks the field and says which ticks the history holds; the

@@ -29,6 +29,7 @@ async function loadAgents() {
     sel.value = keep;
     sel.dataset.key = optsKey;
   }
+  S.list.total = data.total;
   $('#list-info').textContent = data.matches + ' of ' + data.total + ' agents' +
     (data.agents.length < data.matches ? ' · showing ' + data.agents.length : '');
   $('#more').hidden = data.agents.length >= data.matches;

@@ -35,6 +35,8 @@ function renderBB(v) {
         tr = h('tr', { 'data-key': e.key }, h('td', { text: e.key, title: e.key }), h('td', { class: 'muted' }),
           h('td', { class: 'v' }), h('td', { class: 'muted' }));
       }
+      tr.dataset.name = scope === 'g:' && !e.key.startsWith('@') ? '@' + e.key : e.key;
+      tr.dataset.json = e.value !== undefined ? JSON.stringify(e.value) : e.text;
       const [, type, value, expires] = tr.children;
       setText(type, e.type, e.type);
       setText(value, shown, e.text);
@@ -46,4 +48,18 @@ function renderBB(v) {
   };
   fill('#bb-agent', v.agentScope, 'a:');
   fill('#bb-global', v.globalScope, 'g:');
+}
+
+// setupBBPick: a click on a blackboard row puts its key and value in the
+// Set form (when the form is there), ready to edit; a click that selects
+// text to copy leaves the form alone.
+function setupBBPick() {
+  $('#bb-tables').addEventListener('click', (e) => {
+    const tr = e.target.closest('tr[data-name]');
+    const sel = window.getSelection();
+    if (!tr || $('#bb-form').hidden || (sel && !sel.isCollapsed)) return;
+    $('#bb-key').value = tr.dataset.name;
+    $('#bb-value').value = tr.dataset.json || '';
+    $('#bb-msg').textContent = 'editing ' + tr.dataset.name + ': change the value, then Set';
+  });
 }

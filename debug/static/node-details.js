@@ -34,9 +34,11 @@ function renderNode() {
   add('label', n.label);
   add('type', n.type);
   add('id', n.id);
+  add('branch', branchOf(n.id));
   add('path', n.path);
   add('status', n.inGuard ? status + ', guard condition (evaluated, no running state)' : status);
   add('abort', n.abort || '');
+  for (const [k, v] of keysRead(n)) add(k, v);
   const forced = forcedOf(n.id);
   if (forced) add('forced', forced + ' (not run: ticked, it returns ' + forced + ')');
   if (n.guard >= 0) add('guard', label(n.guard) + ' (#' + n.guard + ')');
@@ -54,6 +56,37 @@ function renderNode() {
   renderBreakpointBox(n);
   renderForceBox(n);
   $('#node-params').replaceChildren(...(n.params ? [h('h4', { text: 'Parameters' }), h('pre', { text: JSON.stringify(n.params, null, 2) })] : []));
+}
+
+// branchOf names node id's place by labels: the root › … › the node (a
+// guard's nodes under the node they guard).
+function branchOf(id) {
+  const names = [];
+  for (let i = id; i >= 0; i = drawParent(i)) names.unshift(fullLabel(i));
+  return names.join(' › ');
+}
+
+// keysRead returns what a Check node compares, as it stood at the tick
+// shown: its key's value, and that of a "{key}" value. This says why the
+// Check holds or fails.
+function keysRead(n) {
+  if (n.type !== 'Check' || !n.params || typeof n.params.key !== 'string' || !S.shown) return [];
+  const out = [['key ' + n.params.key, bbText(n.params.key)]];
+  const ref = typeof n.params.value === 'string' && /^\{(.+)\}$/.exec(n.params.value);
+  if (ref) out.push(['value ' + ref[1], bbText(ref[1])]);
+  return out;
+}
+
+// bbText is the value of blackboard key name at the tick shown, as the
+// Blackboard tab writes it, or why there is none.
+function bbText(name) {
+  const v = S.shown;
+  const global = name.startsWith('@');
+  const rows = (global ? v.globalScope : v.agentScope) || [];
+  const e = rows.find((r) => r.key === name || (global && r.key === name.slice(1)));
+  if (!e) return 'missing at the tick shown';
+  if (e.expiresMs != null && e.expiresMs < v.nowMs) return 'expired at the tick shown (was ' + e.text + ')';
+  return e.text + ' (' + e.type + ', at the tick shown)';
 }
 
 // fmtCount shows a count in at most 4 characters (1234, 12k, 123k,

@@ -196,6 +196,13 @@ function setupRecordings() {
     e.target.value = ''; // the same file can be picked again
     openFile(f);
   });
+  // The label around the file input is a button for the keys too.
+  $('#open-rec').addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    e.stopPropagation(); // not the page's keys (Space pauses)
+    $('#open-file').click();
+  });
   $('#btn-close-rec').onclick = closeRecording;
   $('#btn-file-error').onclick = () => fileError('');
   // Drag and drop of a file anywhere on the page.

@@ -36,6 +36,7 @@ async function start() {
   setupPanZoom();
   setupNodeLists();
   setupNodeListKeys();
+  setupBBPick();
   setupAgentListKeys();
   setupAgentListClicks();
   setupTimeline();
@@ -53,7 +54,9 @@ async function start() {
   }
   await loadAgents();
   setInterval(() => { if (!document.hidden && !S.rec) loadAgents(); }, 1500);
+  const only = S.list.total === 1 && document.querySelector('#agent-list li[data-id]');
   if (want != null) openAgent(want);
+  else if (only && !S.rec) openAgent(Number(only.dataset.id)); // one agent: nothing to pick
   else if (!S.rec) connect();
   // A page left (or kept in the back-forward cache) closes its stream:
   // a browser has 6 connections to a server, and streams left open

@@ -42,7 +42,7 @@ const S = {
   stats: null,
   selected: -1,
   view: { x: 0, y: 0, k: 1 },
-  list: { q: '', tree: '', status: '', limit: 200 },
+  list: { q: '', tree: '', status: '', limit: 200, total: 0 }, // total: agents in the session
   tab: 'bb',
   statsSort: 'id',
   scrubSeq: 0, // scrubbed back (not live): the record shown, or being fetched to show

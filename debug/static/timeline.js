@@ -22,7 +22,25 @@ function show(v) {
   const lbl = $('#tl-label');
   lbl.textContent = text;
   lbl.title = text;
+  renderPast(mode === 'history' ? tick : null);
   drawStrip();
+}
+
+// renderPast marks a live agent's view while it shows an earlier tick:
+// the tree's frame is tinted and a banner says which tick, how far
+// behind the newest, and goes live when clicked.
+function renderPast(tick) {
+  const b = $('#past');
+  $('#tree-wrap').classList.toggle('past', tick != null);
+  if (tick == null) {
+    b.hidden = true;
+    return;
+  }
+  const last = S.timeline[S.timeline.length - 1];
+  const behind = last && last[1] != null ? last[1] - tick : null;
+  const text = 'Viewing tick ' + tick + (behind > 0 ? ' · ' + behind + (behind === 1 ? ' tick' : ' ticks') + ' behind the newest' : '') + ' · ● Live';
+  if (b.textContent !== text) b.textContent = text;
+  b.hidden = false;
 }
 
 function setLive(on) {
@@ -218,6 +236,7 @@ function setupTimeline() {
     if (S.errPending) renderErrors(S.errPending);
   });
   $('#btn-live').onclick = () => setLive(true);
+  $('#past').onclick = () => setLive(true);
   $('#btn-prev').onclick = () => scrubTo(shownSeq() - 1);
   $('#btn-next').onclick = () => scrubTo(shownSeq() + 1);
   const strip = $('#tl-strip');

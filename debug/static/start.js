@@ -34,6 +34,7 @@ async function start() {
   $('#agent-errors').onclick = () => setTab('errors');
   for (const th of document.querySelectorAll('#stats-table th[data-sort]')) th.onclick = () => { S.statsSort = th.dataset.sort; renderStats(); };
   setupPanZoom();
+  setupMinimap();
   setupNodeLists();
   setupNodeListKeys();
   setupBBPick();

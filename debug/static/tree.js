@@ -215,6 +215,7 @@ function drawTree() {
     S.nodeEls[n.id] = g;
   }
   findNodes(S.find.q, true);
+  drawMinimap();
 }
 
 // foldButton is the control at the bottom of a node with children: −
@@ -287,4 +288,5 @@ function paint(letters) {
     const e = S.edgeEls[i];
     if (e) e.classList.toggle('hot', st === 'running' && visited);
   }
+  paintMinimap(letters);
 }

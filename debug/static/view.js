@@ -8,6 +8,20 @@ function applyView(moved) {
   if (moved !== false) S.anim++;
   const v = S.view;
   $('#viewport').setAttribute('transform', `translate(${v.x},${v.y}) scale(${v.k})`);
+  minimapView();
+}
+
+// READABLE is the smallest scale at which the nodes read well: a tree
+// that fits the view only smaller is shown in part (focusView), and the
+// minimap shows it whole.
+const READABLE = 0.7;
+
+// fitScale is the scale at which the whole tree fits the view (at most
+// 1.4, and before room is made for the view's buttons).
+function fitScale() {
+  const [W, H] = sizeOf($('#tree'), 800, 500);
+  const t = S.tree;
+  return Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
 }
 
 // fitView is the view showing the whole tree. Centred: a wide, flat
@@ -17,7 +31,7 @@ function fitView() {
   const svg = $('#tree');
   const [W, H] = sizeOf(svg, 800, 500);
   const t = S.tree;
-  let k = Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
+  let k = fitScale();
   // The view's buttons sit over the top right corner: a tree as wide as
   // to reach under them starts below them.
   let top = 8;
@@ -43,8 +57,8 @@ function focusView(id) {
   const [W, H] = sizeOf(svg, 800, 500);
   const t = S.tree;
   if (!t || !t.nodes.length) return null;
-  const fitK = Math.min(W / (t.width + 20), (H - 30) / (t.height + 20), 1.4);
-  if (fitK >= 0.7) return fitView();
+  const fitK = fitScale();
+  if (fitK >= READABLE) return fitView();
   const n = t.nodes[shownAt(id >= 0 && id < t.nodes.length ? id : 0)];
   const k = Math.max(fitK, 0.85);
   const y = (t.height + 20) * k <= H - 30 ? 8 : Math.min(8, H / 2 - (n.y + 20) * k);
@@ -100,10 +114,12 @@ function inView(id, v) {
   const x1 = x0 + n.w * v.k;
   const y1 = y0 + NODE_H * v.k;
   // The view's buttons (top right, 8 px from the corner) hide what is
-  // under them.
+  // under them, and so does the minimap (bottom right).
   const [cw, ch] = sizeOf($('#view-controls'));
   const underButtons = x1 > W - 8 - cw && y0 < 8 + ch;
-  return x0 >= m && x1 <= W - m && y0 >= 0 && y1 <= H - 30 && !underButtons;
+  const mm = minimapBox();
+  const underMap = mm && x1 > mm[0] && x0 < mm[2] && y1 > mm[1] && y0 < mm[3];
+  return x0 >= m && x1 <= W - m && y0 >= 0 && y1 <= H - 30 && !underButtons && !underMap;
 }
 
 function setFollow(on) {

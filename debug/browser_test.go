@@ -267,6 +267,16 @@ func checkFollow(t *testing.T, ctx context.Context, mode *atomic.Int32) {
 		t.Error("the view did not pan to the fleeing node")
 	}
 	watch("fleeing", time.Second, func(id int) bool { return id == flee }, 0)
+	// The wide tree is flat enough to fit the view's height: the view
+	// centres it there, below the view's buttons.
+	if !bt.Eval[bool](t, ctx, `(() => {
+		const view = document.querySelector('#tree').getBoundingClientRect();
+		const tree = document.querySelector('#viewport').getBoundingClientRect();
+		const buttons = document.querySelector('#view-controls').getBoundingClientRect();
+		return tree.top >= buttons.bottom && Math.abs((tree.top - view.top) - (view.bottom - 30 - tree.bottom)) < 40;
+	})()`) {
+		t.Error("the followed tree is not centred in the view's height, below its buttons")
+	}
 	mode.Store(modePatrol)
 	bt.Wait(t, ctx, "patrol in view again", fmt.Sprintf(`(() => { const [id, v] = %s; return id > %d && v; })()`, runningLeaf, patrol), 5*time.Second)
 }

@@ -51,7 +51,9 @@ function fit() {
 
 // focusView is the view that shows the tree at a readable size: all of
 // it when it fits, else centred on node id (the running leaf, or the
-// root). Null without a tree.
+// root): across, and down too when the tree is too tall for the view;
+// a tree that fits the view's height is centred in it, below the view's
+// buttons when there is room. Null without a tree.
 function focusView(id) {
   const svg = $('#tree');
   const [W, H] = sizeOf(svg, 800, 500);
@@ -61,7 +63,12 @@ function focusView(id) {
   if (fitK >= READABLE) return fitView();
   const n = t.nodes[shownAt(id >= 0 && id < t.nodes.length ? id : 0)];
   const k = Math.max(fitK, 0.85);
-  const y = (t.height + 20) * k <= H - 30 ? 8 : Math.min(8, H / 2 - (n.y + 20) * k);
+  let y = Math.min(8, H / 2 - (n.y + 20) * k);
+  if ((t.height + 20) * k <= H - 30) {
+    const [, ch] = sizeOf($('#view-controls'));
+    const top = (t.height + 20) * k + 16 + ch <= H - 30 ? 16 + ch : 8;
+    y = Math.max(top, (H - 30 - t.height * k) / 2);
+  }
   return { k, x: W / 2 - n.x * k, y };
 }
 

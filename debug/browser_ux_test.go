@@ -341,6 +341,11 @@ func checkReviewFixes(t *testing.T, ctx context.Context, base string) {
 			/^Selector › .* › Check noise exists$/.test(Array.from(document.querySelectorAll('#node-info dt')).find((d) => d.textContent === 'branch').nextElementSibling.textContent);
 	})()`, 5*time.Second)
 
+	// Other nodes' "{key}" parameters: the key's value, read at the start.
+	if got := bt.Eval[string](t, ctx, `JSON.stringify(keysRead({ type: 'MoveTo', params: { goal: '{noSuchKey}', speed: 2 } }))`); got != `[["goal {noSuchKey}","missing at the tick shown; read when the node starts"]]` {
+		t.Errorf("keysRead of a user node: %s", got)
+	}
+
 	// A blackboard row clicked: its key and value in the form.
 	bt.Run(t, ctx, chromedp.Click(`nav.tabs button[data-tab="bb"]`, chromedp.ByQuery))
 	row := `document.querySelector('#bb-agent tr[data-name]')`

@@ -66,14 +66,19 @@ function branchOf(id) {
   return names.join(' › ');
 }
 
-// keysRead returns what a Check node compares, as it stood at the tick
-// shown: its key's value, and that of a "{key}" value. This says why the
-// Check holds or fails.
+// keysRead returns the blackboard values a node reads, as they stood at
+// the tick shown: a Check's key and "{key}" value (which say why the Check
+// holds or fails), and the "{key}" parameters of other nodes (which read
+// them when they start).
 function keysRead(n) {
-  if (n.type !== 'Check' || !n.params || typeof n.params.key !== 'string' || !S.shown) return [];
-  const out = [['key ' + n.params.key, bbText(n.params.key)]];
-  const ref = typeof n.params.value === 'string' && /^\{(.+)\}$/.exec(n.params.value);
-  if (ref) out.push(['value ' + ref[1], bbText(ref[1])]);
+  if (!n.params || !S.shown) return [];
+  const out = [];
+  if (n.type === 'Check' && typeof n.params.key === 'string') out.push(['key ' + n.params.key, bbText(n.params.key)]);
+  for (const [name, v] of Object.entries(n.params)) {
+    const ref = typeof v === 'string' && /^\{(.+)\}$/.exec(v);
+    if (!ref) continue;
+    out.push([name + ' ' + v, bbText(ref[1]) + (n.type === 'Check' ? '' : '; read when the node starts')]);
+  }
   return out;
 }
 

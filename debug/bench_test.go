@@ -97,3 +97,49 @@ func BenchmarkSummary(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNodeHistory measures api/agents/{id}/nodes/{node}/history's
+// work under the session's lock: one node's statuses over a full history
+// (500 ticks) of an agent of the wide tree (216 nodes), every record
+// (a page that opens the node) and the newest one (a page keeping up, up
+// to MaxRate times a second).
+func BenchmarkNodeHistory(b *testing.B) {
+	tree, err := workload.LoadTree(filepath.Join("..", "testdata", "bench"), workload.Wide)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := workload.NewArbor(tree, 1, 1)
+	defer w.Manager.Close()
+	s := NewSession(w.Manager, Options{})
+	stop, err := s.Watch(0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	for i := 1; i <= 600; i++ {
+		s.TickWith(time.Duration(i)*50*time.Millisecond, workload.Sense)
+	}
+	wt := s.watches[0]
+	events := 0
+	for _, r := range wt.records() {
+		events += len(r.Events)
+	}
+	for _, name := range []string{"all", "newest"} {
+		b.Run(name, func(b *testing.B) {
+			after := uint64(0)
+			if name == "newest" {
+				after = wt.seq - 1
+			}
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				s.mu.Lock()
+				_, st, _ := wt.nodeHistory(int32(i%len(wt.base)), after)
+				s.mu.Unlock()
+				if len(st) == 0 {
+					b.Fatal("no statuses")
+				}
+			}
+			b.ReportMetric(float64(events), "events")
+		})
+	}
+}

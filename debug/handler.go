@@ -41,6 +41,7 @@ func (s *Session) Handler() http.Handler {
 	m.HandleFunc("GET /api/agents/{id}/blackboard", h.blackboard)
 	m.HandleFunc("GET /api/agents/{id}/timeline", h.timeline)
 	m.HandleFunc("GET /api/agents/{id}/ticks/{seq}", h.tickAt)
+	m.HandleFunc("GET /api/agents/{id}/nodes/{node}/history", h.nodeHistory)
 	m.HandleFunc("GET /api/agents/{id}/stats", h.stats)
 	m.HandleFunc("GET /api/agents/{id}/export", h.export)
 	m.HandleFunc("GET /api/agents/{id}/errors", h.errors)
@@ -683,6 +684,51 @@ func (h *handler) tickAt(w http.ResponseWriter, r *http.Request) {
 		}
 		nodes, _ := wt.statusesAt(seq)
 		return tickAnswer{tickView: viewOf(a.ID(), wt, rec, nodes), First: first, Last: last}
+	})
+}
+
+// nodeHistoryView is one node over the history: its status letter and
+// its events in each record from From to Last.
+type nodeHistoryView struct {
+	Agent    int    `json:"agent"`
+	Node     int    `json:"node"`
+	First    uint64 `json:"first"` // the oldest record kept
+	Last     uint64 `json:"last"`  // the newest record
+	From     uint64 `json:"from"`  // the record of the first letter (0: none)
+	Statuses string `json:"statuses"`
+	Events   string `json:"events"`
+}
+
+// nodeHistory serves one node's status in every kept record (newer than
+// ?after=, when given: a page that holds the earlier ones asks for the
+// new ones), a letter per record as in a record's nodes, and a
+// hexadecimal digit per record of its events (1 start, 2 halt, 4 abort,
+// 8 node error). A page draws the node's history from it without asking
+// for each record.
+func (h *handler) nodeHistory(w http.ResponseWriter, r *http.Request) {
+	raw := r.PathValue("node")
+	node, err := strconv.Atoi(raw)
+	if err != nil || node < 0 {
+		h.fail(w, http.StatusBadRequest, "bad node %q: want a node number", truncate(raw, 40))
+		return
+	}
+	var after uint64
+	if v := r.URL.Query().Get("after"); v != "" {
+		if after, err = strconv.ParseUint(v, 10, 64); err != nil {
+			h.fail(w, http.StatusBadRequest, "bad after %q: want a record number", truncate(v, 40))
+			return
+		}
+	}
+	h.withRecorded(w, r, func(a *arbor.Agent, wt *watch) any {
+		if wt == nil {
+			return httpError{http.StatusNotFound, fmt.Sprintf("agent %d is not watched: no recorded ticks", a.ID())}
+		}
+		if node >= len(wt.base) {
+			return httpError{http.StatusNotFound, fmt.Sprintf("no node %d: the agent's tree has %d nodes", node, len(wt.base))}
+		}
+		first, last := wt.bounds()
+		from, st, ev := wt.nodeHistory(int32(node), after)
+		return nodeHistoryView{Agent: a.ID(), Node: node, First: first, Last: last, From: from, Statuses: string(st), Events: string(ev)}
 	})
 }
 

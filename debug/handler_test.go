@@ -1398,3 +1398,102 @@ func TestControlAll(t *testing.T) {
 		t.Errorf("read-only session: %d, want 403", code)
 	}
 }
+
+// TestNodeHistory checks api/agents/{id}/nodes/{node}/history against the
+// records it sums up: each node's letter in every kept record is that
+// record's (ticks/{seq}), and its events digit has the bits of the node's
+// events and errors there; ?after= answers the newer records only.
+func TestNodeHistory(t *testing.T) {
+	s := newTestSession(t, Options{History: 12})
+	stop, err := s.Watch(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	h := s.Handler()
+	_, tree := get(t, h, "/api/trees/0")
+	nodes := tree["nodes"].([]any)
+	erring := nodes[2].(map[string]any)
+	tickN(s, 0, 5)
+	// A noise while the patrol runs: the sentry investigates (an abort,
+	// a halt); a node error.
+	s.Do(func(m *arbor.Manager) { m.Agent(0).Blackboard().Set("noise", true) })
+	s.ReportError(&arbor.NodeError{Path: erring["path"].(string), Type: "Check", Agent: s.Manager().Agent(0), Err: errors.New("boom")})
+	tickN(s, 5, 4)
+	s.Do(func(m *arbor.Manager) { m.Agent(0).Blackboard().Delete("noise") })
+	tickN(s, 9, 8) // the history (12) drops its oldest records
+	bits := map[string]int{"start": 1, "halt": 2, "abort": 4}
+	type hist struct {
+		First, Last, From uint64
+		Statuses, Events  string
+	}
+	read := func(path string) hist {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		var v hist
+		if rec.Code != 200 || json.Unmarshal(rec.Body.Bytes(), &v) != nil {
+			t.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
+		}
+		return v
+	}
+	seen := uint64(0) // the event bits met
+	for node := range nodes {
+		v := read(fmt.Sprintf("/api/agents/0/nodes/%d/history", node))
+		if v.From != v.First || v.Last-v.First+1 != 12 || len(v.Statuses) != 12 || len(v.Events) != 12 {
+			t.Fatalf("node %d: %+v", node, v)
+		}
+		for i := range v.Statuses {
+			seq := v.From + uint64(i)
+			_, tk := get(t, h, fmt.Sprintf("/api/agents/0/ticks/%d", seq))
+			if want := tk["nodes"].(string)[node]; v.Statuses[i] != want {
+				t.Errorf("node %d, record %d: %q, want %q", node, seq, v.Statuses[i], want)
+			}
+			want := 0
+			for _, e := range tk["events"].([]any) {
+				if e := e.(map[string]any); int(e["node"].(float64)) == node {
+					want |= bits[e["kind"].(string)]
+				}
+			}
+			if en, ok := tk["errorNodes"].([]any); ok {
+				for _, x := range en {
+					if int(x.(float64)) == node {
+						want |= 8
+					}
+				}
+			}
+			got, _ := strconv.ParseUint(v.Events[i:i+1], 16, 8)
+			if int(got) != want {
+				t.Errorf("node %d, record %d: events %q, want %x", node, seq, v.Events[i], want)
+			}
+			seen |= got
+		}
+		// The newer records only (from the oldest kept: all of them).
+		for a := v.First - 3; a < v.Last; a++ {
+			n := min(12, int(v.Last-a))
+			after := read(fmt.Sprintf("/api/agents/0/nodes/%d/history?after=%d", node, a))
+			if after.From != v.Last-uint64(n)+1 || after.Statuses != v.Statuses[12-n:] || after.Events != v.Events[12-n:] {
+				t.Errorf("node %d after %d: %+v, want the last %d of %+v", node, a, after, n, v)
+			}
+		}
+		if none := read(fmt.Sprintf("/api/agents/0/nodes/%d/history?after=%d", node, v.Last)); none.From != 0 || none.Statuses != "" {
+			t.Errorf("node %d after the newest: %+v", node, none)
+		}
+	}
+	if seen != 15 {
+		t.Errorf("events met: %b, want start, halt, abort and error", seen)
+	}
+	for path, code := range map[string]int{
+		"/api/agents/0/nodes/x/history":           400,
+		"/api/agents/0/nodes/-1/history":          400,
+		"/api/agents/0/nodes/0/history?after=z":   400,
+		"/api/agents/0/nodes/999/history":         404,
+		"/api/agents/1/nodes/0/history":           404, // not watched
+		"/api/agents/99/nodes/0/history":          404,
+		"/api/agents/0/nodes/0/history?after=999": 200,
+	} {
+		if got, _ := get(t, h, path); got != code {
+			t.Errorf("GET %s: %d, want %d", path, got, code)
+		}
+	}
+}

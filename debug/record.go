@@ -235,12 +235,18 @@ func (w *watch) closeTick(s *Session, between bool) {
 
 // applyEvent updates node statuses with one event.
 func applyEvent(st []byte, e event) {
+	st[e.Node] = letterAfter(st[e.Node], e)
+}
+
+// letterAfter is the status letter of e's node after event e, st before.
+func letterAfter(st byte, e event) byte {
 	switch e.Kind {
 	case arbor.EventResult, arbor.EventEval:
-		st[e.Node] = statusLetter(e.Status)
+		return statusLetter(e.Status)
 	case arbor.EventHalt:
-		st[e.Node] = stHalted
+		return stHalted
 	}
+	return st
 }
 
 // time adds each node's inclusive time in this tick to its statistics. A
@@ -434,6 +440,86 @@ func (w *watch) statusesAt(seq uint64) (string, []uint64) {
 		}
 	}
 	return string(st), visited
+}
+
+// Bits of a node's events in a record (nodeHistory), sent as one
+// hexadecimal digit per record.
+const (
+	nodeStarted = 1 << iota // the node started
+	nodeHalted              // the node was halted
+	nodeAborted             // the node (a composite) fired a conditional abort
+	nodeErred               // the node reported a node error
+)
+
+// nodeHistory returns node's status letter after each record newer than
+// after, as statusesAt gives it (upper case: visited in the record), with
+// a hexadecimal digit per record of its events there (nodeStarted, …),
+// and the seq of the first record returned (0: none). It reads the events
+// of the records returned, and of as many before them as it takes to
+// find the node's status then (none when the node has no event in the
+// records returned): a page that keeps up asks for the newest few.
+func (w *watch) nodeHistory(node int32, after uint64) (from uint64, statuses, events []byte) {
+	recs := w.records()
+	k := 0 // the first record returned
+	if len(recs) > 0 && after >= recs[0].Seq {
+		k = min(len(recs), int(after-recs[0].Seq)+1)
+	}
+	if k == len(recs) {
+		return 0, nil, nil
+	}
+	from = recs[k].Seq
+	// The node's status before record k: its last status-setting event
+	// before it, or the status before the history.
+	st := w.base[node]
+	if w.lastV[node] < from {
+		st = w.last[node] // no event since
+	} else {
+	back:
+		for j := k - 1; j >= 0; j-- {
+			es := recs[j].Events
+			for i := len(es) - 1; i >= 0; i-- {
+				if e := es[i]; e.Node == node && (e.Kind == arbor.EventResult || e.Kind == arbor.EventEval || e.Kind == arbor.EventHalt) {
+					st = letterAfter(st, e)
+					break back
+				}
+			}
+		}
+	}
+	statuses = make([]byte, 0, len(recs)-k)
+	events = make([]byte, 0, len(recs)-k)
+	for _, r := range recs[k:] {
+		visited, bits := false, 0
+		if w.lastV[node] >= r.Seq {
+			for _, e := range r.Events {
+				if e.Node != node {
+					continue
+				}
+				visited = true
+				st = letterAfter(st, e)
+				switch e.Kind {
+				case arbor.EventStart:
+					bits |= nodeStarted
+				case arbor.EventHalt:
+					bits |= nodeHalted
+				case arbor.EventAbort:
+					bits |= nodeAborted
+				}
+			}
+		}
+		for _, x := range r.Errs {
+			if x == node {
+				bits |= nodeErred
+				break
+			}
+		}
+		letter := st
+		if visited && st != stNever {
+			letter -= 'a' - 'A'
+		}
+		statuses = append(statuses, letter)
+		events = append(events, "0123456789abcdef"[bits])
+	}
+	return from, statuses, events
 }
 
 // liveStatuses returns the statuses after the newest record.

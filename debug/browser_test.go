@@ -141,6 +141,8 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("review fixes", func(t *testing.T) { checkReviewFixes(t, ctx, base) })
 	t.Run("sole agent", func(t *testing.T) { checkSoleAgent(t, ctx) })
 	t.Run("go to tick, filter events", func(t *testing.T) { checkGotoAndFilter(t, ctx, base) })
+	t.Run("node history", func(t *testing.T) { checkNodeHistory(t, ctx, base) })
+	t.Run("playback", func(t *testing.T) { checkPlayback(t, ctx, base) })
 	t.Run("set button still", func(t *testing.T) { checkSetButtonStill(t, ctx, base, s) })
 	t.Run("hot reload", func(t *testing.T) { checkHotReload(t, ctx, base, s) })
 	t.Run("collapsed across a reload", func(t *testing.T) { checkFoldAcrossReload(t, ctx, base, s) })

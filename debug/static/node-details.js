@@ -21,6 +21,7 @@ function renderNode() {
     $('#node-params').replaceChildren();
     renderBreakpointBox(null);
     renderForceBox(null);
+    renderNodeHistory();
     return;
   }
   const n = t.nodes[S.selected];
@@ -53,6 +54,7 @@ function renderNode() {
   add('aborts', st[6]);
   add('time', (st[7] / 1000).toFixed(3) + ' ms' + (st[0] ? ' · ' + (st[7] / st[0]).toFixed(2) + ' µs/tick' : ''));
   box.replaceChildren(h('h4', { text: 'Node' }), dl);
+  renderNodeHistory();
   renderBreakpointBox(n);
   renderForceBox(n);
   $('#node-params').replaceChildren(...(n.params ? [h('h4', { text: 'Parameters' }), h('pre', { text: JSON.stringify(n.params, null, 2) })] : []));

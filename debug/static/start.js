@@ -41,6 +41,8 @@ async function start() {
   setupAgentListKeys();
   setupAgentListClicks();
   setupTimeline();
+  setupNodeHistory();
+  setupPlayback();
   setupControls();
   if (S.session && S.session.recording) {
     // Served by "arbor replay": the recording is all there is.

@@ -72,6 +72,11 @@ const S = {
   errShown: null, // the agent whose errors the list shows
   errHover: false, // the pointer is over the errors list, or it has the focus: it then holds still
   errPending: null, // the errors answer held back while errHover
+  nodeHist: null, // the selected node's history, as held (node-history.js)
+  // Playback (playback.js): stepping is true while a step of playback
+  // scrubs (scrubTo and setLive then do not stop it); since is when the
+  // record waited for was asked for.
+  play: { on: false, speed: 1, timer: 0, stepping: false, since: 0 },
 };
 const FORMAT = 'arbor-debug/1'; // the format of a recording
 // Marks of a tick in the timeline (debug/handler.go: markError, markHalted).

@@ -24,6 +24,7 @@ function show(v) {
   lbl.title = text;
   renderPast(mode === 'history' ? tick : null);
   drawStrip();
+  renderPlay();
 }
 
 // renderPast marks a live agent's view while it shows an earlier tick:
@@ -44,6 +45,7 @@ function renderPast(tick) {
 }
 
 function setLive(on) {
+  stopPlay(); // unless playback itself goes live
   if (on && S.rec) return;
   S.live = on;
   $('#btn-live').classList.toggle('on', on);
@@ -132,6 +134,7 @@ function shownSeq() {
 }
 
 function scrubTo(seq) {
+  stopPlay(); // unless playback itself scrubs
   const tl = S.timeline;
   if (!S.latest || !tl.length) return;
   seq = Math.max(tl[0][0], Math.min(tl[tl.length - 1][0], seq));
@@ -148,7 +151,8 @@ function scrubTo(seq) {
   }
   setLive(false);
   S.scrubSeq = seq;
-  fetchRecord(seq, 50);
+  // A slider dragged asks once it rests; playback at once.
+  fetchRecord(seq, S.play.stepping ? 0 : 50);
 }
 
 // fetchRecord shows record seq of the agent's history after delay ms

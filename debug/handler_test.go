@@ -1497,3 +1497,32 @@ func TestNodeHistory(t *testing.T) {
 		}
 	}
 }
+
+// An ?after= of node history past any int answers no newer record: it
+// panicked under the session lock, which then stayed held.
+func TestNodeHistoryAfterPastInt(t *testing.T) {
+	s := newTestSession(t, Options{History: 4})
+	// No stop: after a panic the lock is held and stop would wait.
+	if _, err := s.Watch(0); err != nil {
+		t.Fatal(err)
+	}
+	tickN(s, 0, 6)
+	h := s.Handler()
+	for _, after := range []string{"18446744073709551615", "9223372036854775808", "9223372036854775806"} {
+		path := "/api/agents/0/nodes/0/history?after=" + after
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("GET %s panicked: %v", path, r)
+				}
+			}()
+			code, v := get(t, h, path)
+			if code != http.StatusOK || v["from"] != float64(0) || v["statuses"] != "" {
+				t.Errorf("GET %s: %d %v, want 200 and no record", path, code, v)
+			}
+		}()
+	}
+	if _, v := get(t, h, "/api/agents/0/nodes/0/history"); v["from"] != float64(3) {
+		t.Errorf("the whole history: %v, want records 3 to 6", v)
+	}
+}

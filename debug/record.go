@@ -462,7 +462,8 @@ func (w *watch) nodeHistory(node int32, after uint64) (from uint64, statuses, ev
 	recs := w.records()
 	k := 0 // the first record returned
 	if len(recs) > 0 && after >= recs[0].Seq {
-		k = min(len(recs), int(after-recs[0].Seq)+1)
+		// after-recs[0].Seq may be past any int (?after= is the page's).
+		k = int(min(uint64(len(recs)), after-recs[0].Seq+1))
 	}
 	if k == len(recs) {
 		return 0, nil, nil

@@ -139,6 +139,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("keys after a click", func(t *testing.T) { checkKeysAfterClick(t, ctx, base) })
 	t.Run("node list keys", func(t *testing.T) { checkNodeListKeys(t, ctx, base) })
 	t.Run("review fixes", func(t *testing.T) { checkReviewFixes(t, ctx, base) })
+	t.Run("past banner keeps up", func(t *testing.T) { checkPastBannerKeepsUp(t, ctx, base, s) })
 	t.Run("sole agent", func(t *testing.T) { checkSoleAgent(t, ctx) })
 	t.Run("go to tick, filter events", func(t *testing.T) { checkGotoAndFilter(t, ctx, base) })
 	t.Run("node history", func(t *testing.T) { checkNodeHistory(t, ctx, base) })

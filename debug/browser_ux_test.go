@@ -465,3 +465,22 @@ func checkSetButtonStill(t *testing.T, ctx context.Context, base string, s *Sess
 		t.Errorf("the Set button moved from y=%d to y=%d when 30 rows came", before, after)
 	}
 }
+
+// checkPastBannerKeepsUp checks that the banner of an earlier tick keeps
+// saying how far behind the newest it is while the agent ticks on: it
+// was written only when a record was shown, and then stayed.
+func checkPastBannerKeepsUp(t *testing.T, ctx context.Context, base string, s *Session) {
+	s.Do(func(m *arbor.Manager) { m.Agent(1).Resume() })
+	openLive(t, ctx, base, 1, 4)
+	past := `document.querySelector('#past')`
+	behind := `Number((/(\d+) ticks? behind/.exec(` + past + `.textContent) || [0, -1])[1])`
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.ArrowLeft))
+	bt.Wait(t, ctx, "← ←: the banner says how far behind", `!`+past+`.hidden && `+behind+` > 0 && `+tlLabel+`.startsWith('history · record')`, 5*time.Second)
+	was := bt.Eval[int](t, ctx, behind)
+	time.Sleep(time.Second) // 20 ticks
+	if now := bt.Eval[int](t, ctx, behind); now < was+5 || !bt.Eval[bool](t, ctx, tlLabel+`.startsWith('history · record')`) {
+		t.Errorf("a second later: %q, want more than %d ticks behind", bt.Eval[string](t, ctx, past+`.textContent`), was+5)
+	}
+	bt.Click(t, ctx, "#past")
+	bt.Wait(t, ctx, "the banner clicked: live", tlLabel+`.startsWith('live') && `+past+`.hidden`, 5*time.Second)
+}

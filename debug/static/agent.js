@@ -169,6 +169,8 @@ function onAgent(d) {
     // around it.
     syncRange(S.scrubSeq);
     drawStrip();
+    // The banner's "behind the newest" counts the ticks since.
+    if (S.shown && !S.shown.live && S.shown.tick != null) renderPast(S.shown.tick);
   }
   if (S.tab === 'stats') renderStats();
   if (S.tab === 'node') renderNode();

@@ -202,9 +202,13 @@ func (h *handler) locked(w http.ResponseWriter, r *http.Request, fn func(id int)
 	if !ok {
 		return
 	}
-	h.s.mu.Lock()
-	out := fn(id)
-	h.s.mu.Unlock()
+	out := func() any {
+		// Unlocked even if fn panics (net/http recovers the handler's
+		// panic): a locked session would stop the ticks and every page.
+		h.s.mu.Lock()
+		defer h.s.mu.Unlock()
+		return fn(id)
+	}()
 	if e, isErr := out.(httpError); isErr {
 		h.fail(w, e.code, "%s", e.msg)
 		return
@@ -390,9 +394,22 @@ func (s *Session) agentInfoLocked(a *arbor.Agent) agentInfo {
 		ai.Forces = s.forcesOf(a)
 	}
 	if s.opts.Label != nil {
-		ai.Label = s.opts.Label(a)
+		ai.Label = s.label(a)
 	}
 	return ai
+}
+
+// label returns Options.Label's text for a, or "" when it panics: it runs
+// under the session's lock, and a panic there (recovered by net/http)
+// would leave the lock held, stopping the ticks and every page.
+func (s *Session) label(a *arbor.Agent) (text string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("arbor debug: Options.Label panicked", "agent", a.ID(), "panic", r)
+			text = ""
+		}
+	}()
+	return s.opts.Label(a)
 }
 
 type agentList struct {
@@ -460,7 +477,7 @@ func (h *handler) agents(w http.ResponseWriter, r *http.Request) {
 		}
 		var label string
 		if s.opts.Label != nil && (search != "" || (out.Matches >= offset && len(out.Agents) < limit)) {
-			label = s.opts.Label(a)
+			label = s.label(a)
 		}
 		if search != "" && !strings.Contains("#"+strconv.Itoa(a.ID()), search) &&
 			!strings.Contains(strings.ToLower(label), search) && !strings.Contains(strings.ToLower(td.Name), search) {

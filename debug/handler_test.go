@@ -1526,3 +1526,38 @@ func TestNodeHistoryAfterPastInt(t *testing.T) {
 		t.Errorf("the whole history: %v, want records 3 to 6", v)
 	}
 }
+
+// A panicking Options.Label costs the agent its label, not the session: it
+// runs under the session's lock, which must be released for the ticks and
+// the other requests to go on.
+func TestLabelPanicReleasesLock(t *testing.T) {
+	s := newTestSession(t, Options{Label: func(a *arbor.Agent) string {
+		if a.ID() == 1 {
+			panic("label bug")
+		}
+		return "fine"
+	}})
+	h := s.Handler()
+	code, body := do(t, h, http.MethodGet, "/api/agents", "", nil)
+	if code != http.StatusOK {
+		t.Fatalf("list: %d %v", code, body)
+	}
+	labels := map[float64]any{}
+	for _, a := range body["agents"].([]any) {
+		m := a.(map[string]any)
+		labels[m["id"].(float64)] = m["label"]
+	}
+	if labels[0] != "fine" || labels[1] != nil {
+		t.Errorf("labels %v: want agent 0's, and none for agent 1", labels)
+	}
+	if code, body := do(t, h, http.MethodGet, "/api/agents/1", "", nil); code != http.StatusOK || body["label"] != nil {
+		t.Errorf("agent 1: %d %v", code, body)
+	}
+	done := make(chan struct{})
+	go func() { s.Tick(time.Second); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a tick after the panic waits for the session's lock")
+	}
+}

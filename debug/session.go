@@ -35,7 +35,8 @@ type Options struct {
 	// Token is empty, a random token is made; see Session.Token.
 	Token string
 	// Label returns a short description of an agent shown in the agent
-	// list, and searched. It is called between ticks.
+	// list, and searched. It is called between ticks. A panic in it is
+	// logged, and the agent is shown without a label.
 	Label func(a *arbor.Agent) string
 	// Title is the page title (default "Arbor debugger").
 	Title string

@@ -311,6 +311,17 @@ func checkNodeListKeys(t *testing.T, ctx context.Context, base string) {
 	want = bt.Eval[int](t, ctx, `Number(`+row+`.dataset.node)`)
 	bt.Run(t, ctx, chromedp.KeyEvent(" "))
 	bt.Wait(t, ctx, "Space: that node selected, the agent still paused", fmt.Sprintf(`S.selected === %d && %s === 'paused'`, want, status), 5*time.Second)
+	// A list with no node to select keeps Space too: the agent stays paused.
+	bt.Run(t, ctx, chromedp.Click(`nav.tabs button[data-tab="errors"]`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('#errors-list').focus()`, nil))
+	if n := bt.Eval[int](t, ctx, `document.querySelectorAll('#errors-list [data-node]').length`); n != 0 {
+		t.Fatalf("the sentry has %d node errors listed, want none here", n)
+	}
+	bt.Run(t, ctx, chromedp.KeyEvent(" "))
+	time.Sleep(300 * time.Millisecond) // what a resume would take to show
+	if got := bt.Eval[string](t, ctx, status); got != "paused" {
+		t.Errorf("Space in an empty list of nodes reached the page: the agent is %q", got)
+	}
 }
 
 // checkReviewFixes checks what a first-time user's review asked for: an

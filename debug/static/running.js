@@ -82,7 +82,12 @@ function setupNodeListKeys() {
     list.addEventListener('keydown', (e) => {
       if (e.target !== list || e.ctrlKey || e.metaKey || e.altKey) return;
       const rs = rows();
-      if (!rs.length) return;
+      if (!rs.length) {
+        // Nothing to select: Enter and Space are still the list's (Space
+        // would pause the agent).
+        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); }
+        return;
+      }
       if (cur.row < 0) {
         // Focused while the page was not (no focus event): the cursor
         // appears with the first key.
@@ -106,7 +111,7 @@ function setupNodeListKeys() {
         case ' ': {
           const el = list.querySelector('.kbd');
           const id = el ? Number(el.dataset.node) : -1;
-          if (!S.tree || !(id >= 0 && id < S.tree.nodes.length)) return; // a node no longer in the tree
+          if (!S.tree || !(id >= 0 && id < S.tree.nodes.length)) break; // a node no longer in the tree
           selectNode(id);
           focus(id, true);
           break;

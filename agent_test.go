@@ -331,6 +331,7 @@ func TestLeafParameterMistakes(t *testing.T) {
 		{arbor.Leaf("Foo", "x"), "x has no value"},
 		{arbor.Leaf("Foo", 1, 2), "name 1 (int) is not a string"},
 		{arbor.Sequence(arbor.WaitTicks(1), arbor.Leaf("Foo", "a", 1, "b")), "trees.t.children[1]: builder parameters: b has no value"},
+		{arbor.Check("tags", "==", "a", "b"), "trees.t: builder parameters: Check takes one value, got 2"},
 	} {
 		_, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": tt.node}}, reg)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -339,6 +340,9 @@ func TestLeafParameterMistakes(t *testing.T) {
 	}
 	if _, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": arbor.Leaf("Foo", "a", 1)}}, reg); err != nil {
 		t.Errorf("a right Leaf: %v", err)
+	}
+	if _, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": arbor.Check("tags", "==", []any{"a", "b"})}}, reg); err != nil {
+		t.Errorf("a Check with a list value: %v", err)
 	}
 }
 

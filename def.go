@@ -250,13 +250,16 @@ func WaitFor(d time.Duration) *Node { return Leaf("Wait", "ms", ms(d)) }
 
 // Check compares a blackboard value: op is one of == != < <= > >= exists
 // missing (no value for the last two). value is a literal or "{key}" to
-// compare with another key; only the first value is used. An unknown op,
-// or a value missing or given where it should not be, is a load error that
-// Compile reports.
+// compare with another key. An unknown op, a value missing or given where
+// it should not be, or more than one value, is a load error that Compile
+// reports.
 func Check(key, op string, value ...any) *Node {
 	n := Leaf("Check", "key", key, "op", op)
 	if len(value) > 0 {
 		n.With("value", value[0])
+	}
+	if len(value) > 1 {
+		n.bad = fmt.Sprintf("builder parameters: Check takes one value, got %d (a list to compare with is one value: []any{...})", len(value))
 	}
 	return n
 }

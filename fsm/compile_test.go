@@ -89,6 +89,7 @@ func TestCompileErrors(t *testing.T) {
 			a.To("A", fsm.Check("hp", "=="))
 			a.To("A", fsm.Check("hp", "==", nil))
 			a.To("A", fsm.Check("", "exists"))
+			a.To("A", fsm.Check("tags", "==", "a", "b"))
 			return m
 		}, nil, []string{
 			`transitions[0].when: unknown operator "=<"`,
@@ -97,6 +98,7 @@ func TestCompileErrors(t *testing.T) {
 			"transitions[3].when: operator == needs a value",
 			"transitions[4].when: null is not a value to compare with (use op exists or missing)",
 			"transitions[5].when: a check needs a key",
+			"transitions[6].when: Check takes one value, got 2",
 		}},
 		{"bad combinations", func() *fsm.Machine {
 			m := fsm.NewMachine("m", "A")

@@ -45,6 +45,10 @@ func (c *compiler) condAt(k *Cond, path string, src int32, depth int) int32 {
 	cc := ccond{kind: k.Kind}
 	switch k.Kind {
 	case CondCheck:
+		if k.extra > 0 {
+			c.el.add(path, k.Line, "Check takes one value, got %d (a list to compare with is one value: []any{...})", k.extra+1)
+			return -1
+		}
 		if !c.check(k, &cc, path) {
 			return -1
 		}

@@ -110,6 +110,10 @@ type Cond struct {
 	After  time.Duration
 	Status arbor.Status
 	Line   int
+
+	// extra is the number of values Check was given beyond the first: a
+	// mistake Compile reports.
+	extra int
 }
 
 // NewMachine returns an empty machine whose first state entered is
@@ -189,11 +193,13 @@ func (t *Transition) OnTransition(fn func(c *Ctx)) *Transition {
 // Check is a condition comparing a blackboard value, written like the
 // Check tree node: op is one of == != < <= > >= (with a value: a literal,
 // or "{key}" to compare with another key) or exists and missing (without).
-// A missing key fails every op but missing. Only the first value is used.
+// A missing key fails every op but missing. More than one value is an
+// error that Compile reports (a list to compare with is one value).
 func Check(key, op string, value ...any) *Cond {
 	c := &Cond{Kind: CondCheck, Key: key, Op: op}
 	if len(value) > 0 {
 		c.Value, c.HasVal = value[0], true
+		c.extra = len(value) - 1
 	}
 	return c
 }

@@ -38,6 +38,8 @@ type Manager struct {
 	nextID  int
 	workers int
 	errs    func(*NodeError)
+	// warnedOpts: Add has logged that it ignores WithID and WithGlobals.
+	warnedOpts bool
 
 	pool    *workerPool
 	closeMu sync.Mutex
@@ -106,8 +108,9 @@ func (m *Manager) Workers() int {
 // Add creates an agent running t, with the manager's global scope, and
 // returns it. Ids are assigned in increasing order. opts apply as in
 // NewAgent, but the manager's choices win: WithID and WithGlobals are
-// ignored, and WithManagerErrorHandler's handler is the default that
-// WithErrorHandler overrides. A nil t panics, as in NewAgent.
+// ignored (logged once per manager), and WithManagerErrorHandler's handler
+// is the default that WithErrorHandler overrides. A nil t panics, as in
+// NewAgent.
 func (m *Manager) Add(t *Tree, opts ...AgentOption) *Agent {
 	m.lazyInit()
 	all := make([]AgentOption, 0, len(opts)+3)
@@ -117,6 +120,11 @@ func (m *Manager) Add(t *Tree, opts ...AgentOption) *Agent {
 	}
 	all = append(all, opts...)
 	a := NewAgent(t, all...)
+	if (a.id != m.nextID || a.bb.global != m.globals) && !m.warnedOpts {
+		// A programming mistake, said once per manager.
+		m.warnedOpts = true
+		slog.Warn("arbor: Manager.Add ignores WithID and WithGlobals: the manager numbers its agents and gives them its global scope")
+	}
 	a.id = m.nextID
 	a.bb.global = m.globals
 	m.nextID++

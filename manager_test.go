@@ -1,8 +1,11 @@
 package arbor_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"log/slog"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -326,5 +329,36 @@ func TestReentrantCallsFromNodes(t *testing.T) {
 			}
 		}
 		m.Stop()
+	}
+}
+
+// Add gives an agent the manager's id and global scope whatever the
+// options say, and logs once that it ignored WithID or WithGlobals.
+func TestAddIgnoresIDAndGlobals(t *testing.T) {
+	var buf bytes.Buffer
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
+	defer slog.SetDefault(old)
+	tree, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": arbor.Leaf("Success")}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := arbor.NewManager()
+	defer m.Close()
+	plain := m.Add(tree)
+	if strings.Contains(buf.String(), "ignores") {
+		t.Errorf("logged for an Add without those options: %q", buf.String())
+	}
+	other := arbor.NewGlobals()
+	a := m.Add(tree, arbor.WithID(42), arbor.WithGlobals(other))
+	b := m.Add(tree, arbor.WithID(43))
+	if plain.ID() != 0 || a.ID() != 1 || b.ID() != 2 {
+		t.Errorf("ids %d, %d, %d; want 0, 1, 2", plain.ID(), a.ID(), b.ID())
+	}
+	if a.Blackboard().Globals() != m.Globals() {
+		t.Error("the agent got the option's global scope, not the manager's")
+	}
+	if n := strings.Count(buf.String(), "Manager.Add ignores WithID and WithGlobals"); n != 1 {
+		t.Errorf("logged %d times, want once: %q", n, buf.String())
 	}
 }

@@ -75,23 +75,12 @@ func registerStandIn(reg *arbor.Registry, name string, decorator bool) error {
 // whether every node of that type has exactly one child (a decorator).
 func standInShapes(doc *arbor.Document) map[string]bool {
 	one := map[string]bool{}
-	var walk func(n *arbor.Node)
-	walk = func(n *arbor.Node) {
-		if n == nil {
-			return
-		}
+	eachNode(doc, func(n *arbor.Node) {
 		if len(n.Children) > 0 {
 			d, seen := one[n.Type]
 			one[n.Type] = len(n.Children) == 1 && (d || !seen)
 		}
-		for _, c := range n.Children {
-			walk(c)
-		}
-		walk(n.Guard)
-	}
-	for _, t := range doc.Trees {
-		walk(t)
-	}
+	})
 	return one
 }
 
@@ -107,15 +96,23 @@ func standInWhat(decorator bool) string {
 // ones some node of doc uses with children.
 func nodeTypes(doc *arbor.Document) (types, withChildren map[string]bool) {
 	types, withChildren = map[string]bool{}, map[string]bool{}
+	eachNode(doc, func(n *arbor.Node) {
+		types[n.Type] = true
+		if len(n.Children) > 0 {
+			withChildren[n.Type] = true
+		}
+	})
+	return types, withChildren
+}
+
+// eachNode calls fn for every node of doc's trees, guards included.
+func eachNode(doc *arbor.Document, fn func(n *arbor.Node)) {
 	var walk func(n *arbor.Node)
 	walk = func(n *arbor.Node) {
 		if n == nil {
 			return
 		}
-		types[n.Type] = true
-		if len(n.Children) > 0 {
-			withChildren[n.Type] = true
-		}
+		fn(n)
 		for _, c := range n.Children {
 			walk(c)
 		}
@@ -124,7 +121,6 @@ func nodeTypes(doc *arbor.Document) (types, withChildren map[string]bool) {
 	for _, t := range doc.Trees {
 		walk(t)
 	}
-	return types, withChildren
 }
 
 // guardTypes returns the node types used in doc's guards.

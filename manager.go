@@ -293,10 +293,15 @@ func (m *Manager) endTick() {
 }
 
 // workerPool is a set of goroutines ticking chunks of agents.
+//
+// The agents are cut into one contiguous part per worker, and worker w
+// starts with part w, taking chunks from its front; a worker done with
+// its part helps with the others'. Each worker thus ticks the same agents
+// tick after tick, whose state stays in its core's cache, unless the
+// workers run at different speeds.
 type workerPool struct {
-	jobs  chan *tickJob
+	jobs  []chan *tickJob // per worker
 	job   tickJob
-	n     int
 	dirty [][]*Agent // per worker: agents with pending global writes
 }
 
@@ -304,34 +309,47 @@ type tickJob struct {
 	agents []*Agent
 	now    time.Duration
 	before func(*Agent)
-	next   atomic.Int64
+	parts  []part // per worker
 	wg     sync.WaitGroup
 	mu     sync.Mutex
 	panic  any // the first panic of a worker, raised again by run
 }
 
+// part is a worker's share of a job's agents: next is the first not yet
+// taken, end is where the part ends. It fills a cache line, so that the
+// workers' cursors do not share one.
+type part struct {
+	next atomic.Int64
+	end  int64
+	_    [48]byte
+}
+
 func newWorkerPool(n int) *workerPool {
-	p := &workerPool{jobs: make(chan *tickJob), n: n, dirty: make([][]*Agent, n)}
-	for i := 0; i < n; i++ {
-		go p.work(&p.dirty[i])
+	p := &workerPool{jobs: make([]chan *tickJob, n), dirty: make([][]*Agent, n)}
+	p.job.parts = make([]part, n)
+	for w := range p.jobs {
+		p.jobs[w] = make(chan *tickJob)
+		go p.work(w)
 	}
 	return p
 }
 
-func (p *workerPool) work(dirty *[]*Agent) {
-	for j := range p.jobs {
-		j.tickChunks(dirty)
+func (p *workerPool) work(w int) {
+	for j := range p.jobs[w] {
+		j.tickChunks(w, &p.dirty[w])
 		j.wg.Done()
 	}
 }
 
-// tickChunks takes chunks of agents until none are left. A panic stops
-// the job (no more chunks are taken) and is kept for run to raise.
-func (j *tickJob) tickChunks(dirty *[]*Agent) {
-	n := int64(len(j.agents))
+// tickChunks takes chunks of agents, from worker w's part first, until
+// none are left. A panic stops the job (no more chunks are taken) and is
+// kept for run to raise.
+func (j *tickJob) tickChunks(w int, dirty *[]*Agent) {
 	defer func() {
 		if r := recover(); r != nil {
-			j.next.Store(n)
+			for i := range j.parts {
+				j.parts[i].next.Store(j.parts[i].end)
+			}
 			j.mu.Lock()
 			if j.panic == nil {
 				j.panic = r
@@ -339,12 +357,15 @@ func (j *tickJob) tickChunks(dirty *[]*Agent) {
 			j.mu.Unlock()
 		}
 	}()
-	for {
-		lo := j.next.Add(chunk) - chunk
-		if lo >= n {
-			return
+	for k := range j.parts {
+		pt := &j.parts[(w+k)%len(j.parts)]
+		for {
+			lo := pt.next.Add(chunk) - chunk
+			if lo >= pt.end {
+				break
+			}
+			tickAgents(j.agents[lo:min(lo+chunk, pt.end)], j.now, j.before, dirty)
 		}
-		tickAgents(j.agents[lo:min(lo+chunk, n)], j.now, j.before, dirty)
 	}
 }
 
@@ -352,16 +373,26 @@ func (j *tickJob) tickChunks(dirty *[]*Agent) {
 func (p *workerPool) run(agents []*Agent, now time.Duration, before func(*Agent)) {
 	j := &p.job
 	j.agents, j.now, j.before = agents, now, before
-	j.next.Store(0)
-	j.wg.Add(p.n)
-	for i := 0; i < p.n; i++ {
-		p.jobs <- j
+	n, nw := int64(len(agents)), int64(len(j.parts))
+	for w := range j.parts {
+		j.parts[w].next.Store(n * int64(w) / nw)
+		j.parts[w].end = n * int64(w+1) / nw
+	}
+	j.wg.Add(len(p.jobs))
+	for _, c := range p.jobs {
+		c <- j
 	}
 	j.wg.Wait()
 	j.agents, j.before = nil, nil
 	if r := j.panic; r != nil {
 		j.panic = nil
 		panic(r)
+	}
+}
+
+func (p *workerPool) close() {
+	for _, c := range p.jobs {
+		close(c)
 	}
 }
 
@@ -381,5 +412,3 @@ func tickAgents(agents []*Agent, now time.Duration, before func(*Agent), dirty *
 		}
 	}
 }
-
-func (p *workerPool) close() { close(p.jobs) }

@@ -259,6 +259,41 @@ func TestManagerBeforePanicReachesCaller(t *testing.T) {
 	}
 }
 
+// A worker done with its own share of the agents ticks the rest of a
+// worker that is held up: here the first agent of the second half waits
+// until every agent outside its chunk of 64 has been ticked, which only a
+// worker taking chunks beyond its own half can do.
+func TestManagerWorkersHelpEachOther(t *testing.T) {
+	const n = 256
+	tree := mustCompile(t, arbor.NewRegistry(), arbor.WaitTicks(1))
+	m := arbor.NewManager(arbor.WithWorkers(2))
+	defer m.Close()
+	for i := 0; i < n; i++ {
+		m.Add(tree)
+	}
+	var ticked atomic.Int64
+	waited := make(chan bool, 1)
+	hold := func(a *arbor.Agent) {
+		if a.ID() == n/2 {
+			deadline := time.Now().Add(10 * time.Second)
+			for ticked.Load() < n-64 && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+			waited <- ticked.Load() >= n-64
+		}
+		ticked.Add(1)
+	}
+	m.TickWith(time.Second, hold)
+	if !<-waited {
+		t.Fatalf("the held-up worker's agents were not ticked by the other worker (%d ticked)", ticked.Load())
+	}
+	for _, a := range m.Agents() {
+		if a.Now() != time.Second {
+			t.Fatalf("agent %d not ticked", a.ID())
+		}
+	}
+}
+
 // Ticking from inside a tick is refused, not nested: Agent.Tick reports
 // ErrReentrantTick, Manager.Tick is ignored (no deadlock with workers), and
 // Manager.Stop waits for the end of the tick.

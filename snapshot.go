@@ -666,8 +666,9 @@ func (m *Manager) Snapshot(w io.Writer) error {
 // tree name] (Tree.Name, the document's main tree) with opts and its
 // original id, and restored. A snapshot of another definition of a tree is
 // an error wrapping ErrTreeMismatch (see RestoreKeepingBlackboards), and so
-// is a tree name missing from trees. On error the manager is left without
-// agents and with its global scope unchanged. Owners are not in snapshots:
+// is a tree name missing from trees. On error the manager is left as it
+// was: without agents, with its global scope unchanged, and with the ids
+// Add gives unchanged. Owners are not in snapshots:
 // give each restored agent its own with Agent.SetOwner (by ID).
 func (m *Manager) Restore(r io.Reader, trees map[string]*Tree, opts ...AgentOption) error {
 	return m.restore(r, trees, nil, opts)
@@ -722,8 +723,13 @@ func (m *Manager) restore(r io.Reader, trees map[string]*Tree, ropts []RestoreOp
 	if err != nil {
 		return fmt.Errorf("restore manager: %w", err)
 	}
+	// A failed restore leaves the manager as it found it: no agents, and
+	// the ids that Add gives unchanged.
+	prevID := m.nextID
 	fail := func(err error) error {
+		clear(m.agents)
 		m.agents = m.agents[:0]
+		m.nextID = prevID
 		return err
 	}
 	last := -1

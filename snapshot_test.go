@@ -195,6 +195,32 @@ func TestManagerSnapshotRestore(t *testing.T) {
 	}
 }
 
+// A restore that fails part way (here: the second agent's tree is not
+// given) leaves the manager as it was: no agents, and Add's ids unchanged.
+func TestManagerFailedRestoreLeavesNoTrace(t *testing.T) {
+	tree := benchGuardTree(t)
+	other := mustCompile(t, arbor.NewRegistry(), arbor.WaitTicks(1))
+	m := arbor.NewManager(arbor.WithWorkers(1))
+	m.Add(tree)
+	m.Add(other)
+	var buf bytes.Buffer
+	if err := m.Snapshot(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r := arbor.NewManager(arbor.WithWorkers(1))
+	r.Remove(r.Add(tree)) // Add's next id is 1
+	err := r.Restore(&buf, map[string]*arbor.Tree{tree.Name(): tree})
+	if err == nil || !strings.Contains(err.Error(), "not given") {
+		t.Fatalf("restore without the second tree: %v", err)
+	}
+	if r.Len() != 0 {
+		t.Fatalf("%d agents after a failed restore", r.Len())
+	}
+	if a := r.Add(tree); a.ID() != 1 {
+		t.Fatalf("Add after a failed restore gave id %d, want 1", a.ID())
+	}
+}
+
 func TestRestoreRejectsGarbage(t *testing.T) {
 	tree := benchGuardTree(t)
 	a := arbor.NewAgent(tree)

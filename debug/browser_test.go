@@ -105,9 +105,10 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 // following the running node on a wide tree (or the last tick's deepest
 // node when none runs), the Node tab of a node that never ran, the
 // breakpoint banner while scrubbing, scrubbing a full history, forcing a
-// node's result, the minimap of the wide tree, an agent that is not (or
-// no longer) in the session, the agent list's refresh leaving unchanged
-// entries alone, and node errors (last: it adds an agent).
+// node's result, the minimap of the wide tree, the left to right layout,
+// an agent that is not (or no longer) in the session, the agent list's
+// refresh leaving unchanged entries alone, and node errors (last: it
+// adds an agent).
 func TestBrowserPage(t *testing.T) {
 	ctx := bt.Start(t, 1024, 768)
 	thrown := bt.Errors(ctx)
@@ -129,6 +130,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("agent list keys", func(t *testing.T) { checkListKeys(t, ctx, base) })
 	t.Run("find collapsed", func(t *testing.T) { checkFindCollapsed(t, ctx, base) })
 	t.Run("minimap", func(t *testing.T) { checkMinimap(t, ctx, base) })
+	t.Run("layout", func(t *testing.T) { checkLayout(t, ctx, base, mode) })
 	t.Run("world controls", func(t *testing.T) { checkWorldControls(t, ctx, base) })
 	t.Run("events name checks", func(t *testing.T) { checkEventLabels(t, ctx, base) })
 	t.Run("slow clicks", func(t *testing.T) { checkSlowClicks(t, ctx, base, mode) })

@@ -18,6 +18,14 @@ function setFolds(ids, anchor) {
   const keys = foldKeys(t);
   folds.clear();
   for (const i of ids) folds.add(keys[i]);
+  redrawTree(anchor);
+}
+
+// redrawTree draws the tree again (other nodes collapsed, another
+// layout), with the tick shown and the marks. The node anchor stays
+// where it is on the screen.
+function redrawTree(anchor) {
+  const t = S.tree;
   const a = t.nodes[anchor >= 0 && anchor < t.nodes.length ? anchor : 0];
   const before = { x: a.x, y: a.y };
   drawTree();
@@ -39,11 +47,16 @@ function toggleFold(id) {
   setFolds(ids, id);
 }
 
+// TURNED maps the arrows of the left to right layout to those of the
+// top-down one.
+const TURNED = { ArrowLeft: 'ArrowUp', ArrowRight: 'ArrowDown', ArrowUp: 'ArrowLeft', ArrowDown: 'ArrowRight' };
+
 // setupTreeKeys: with the tree focused from the keyboard (Tab), the
 // arrow keys move the selection: ↑ to the parent, ↓ to the first child
-// (expanding a collapsed node), ← and → to the siblings; Home selects
-// the root and Enter collapses or expands the selected node. The view
-// follows the selection.
+// (expanding a collapsed node), ← and → to the siblings (left to right,
+// turned with the tree: ← parent, → child, ↑ and ↓ siblings); Home
+// selects the root and Enter collapses or expands the selected node.
+// The view follows the selection.
 function setupTreeKeys() {
   const svg = $('#tree');
   // keyFocus: the tree got the focus from the keyboard (Tab), not from a
@@ -63,7 +76,8 @@ function setupTreeKeys() {
     const sel = S.selected >= 0 && S.selected < t.nodes.length ? shownAt(S.selected) : -1;
     const siblings = (i) => (drawParent(i) >= 0 ? drawKids(t.nodes[drawParent(i)]) : [i]);
     let next = -1;
-    switch (e.key) {
+    const key = S.lr ? TURNED[e.key] || e.key : e.key;
+    switch (key) {
       case 'Home': next = 0; break;
       case 'ArrowUp': next = sel < 0 ? 0 : Math.max(0, drawParent(sel)); break;
       case 'ArrowDown':
@@ -77,7 +91,7 @@ function setupTreeKeys() {
       case 'ArrowRight': {
         if (sel < 0) { next = 0; break; }
         const sib = siblings(sel);
-        const k = sib.indexOf(sel) + (e.key === 'ArrowLeft' ? -1 : 1);
+        const k = sib.indexOf(sel) + (key === 'ArrowLeft' ? -1 : 1);
         if (k >= 0 && k < sib.length) next = sib[k];
         break;
       }

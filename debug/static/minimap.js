@@ -68,7 +68,8 @@ function drawMinimap() {
   svg.setAttribute('height', h + 2 * MINI_PAD);
   const { sx, sy } = MINI;
   const g = s('g', { transform: `translate(${MINI_PAD},${MINI_PAD})` });
-  // The edges: one path, parent's bottom to child's top.
+  // The edges: one path, parent's bottom to child's top (left to right,
+  // parent's right side to child's left).
   let d = '';
   const nodes = s('g', { class: 'mm-nodes' });
   const nh = Math.max(2, NODE_H * sy);
@@ -77,7 +78,9 @@ function drawMinimap() {
     if (!S.folded.has(n.id)) {
       for (const c of drawKids(n)) {
         const k = t.nodes[c];
-        d += `M${(n.x * sx).toFixed(1)},${((n.y + NODE_H) * sy).toFixed(1)}L${(k.x * sx).toFixed(1)},${(k.y * sy).toFixed(1)}`;
+        d += S.lr
+          ? `M${((n.x + n.w / 2) * sx).toFixed(1)},${((n.y + NODE_H / 2) * sy).toFixed(1)}L${((k.x - k.w / 2) * sx).toFixed(1)},${((k.y + NODE_H / 2) * sy).toFixed(1)}`
+          : `M${(n.x * sx).toFixed(1)},${((n.y + NODE_H) * sy).toFixed(1)}L${(k.x * sx).toFixed(1)},${(k.y * sy).toFixed(1)}`;
       }
     }
     const nw = Math.max(1, n.w * sx);

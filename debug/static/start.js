@@ -35,6 +35,7 @@ async function start() {
   for (const th of document.querySelectorAll('#stats-table th[data-sort]')) th.onclick = () => { S.statsSort = th.dataset.sort; renderStats(); };
   setupPanZoom();
   setupMinimap();
+  setupLayout();
   setupNodeLists();
   setupNodeListKeys();
   setupBBPick();

@@ -42,6 +42,7 @@ const S = {
   stats: null,
   selected: -1,
   view: { x: 0, y: 0, k: 1 },
+  lr: false, // the tree is drawn left to right, not top-down (the layout button)
   list: { q: '', tree: '', status: '', limit: 200, total: 0 }, // total: agents in the session
   tab: 'bb',
   statsSort: 'id',
@@ -86,3 +87,7 @@ const MARK_HALTED = 2; // a running node was halted or aborted: the running bran
 const NODE_H = 40;
 const LEVEL_GAP = 70;
 const SIBLING_GAP = 16;
+// Left to right (the page's own: the server lays trees out top-down): the
+// gap between the levels' columns, and between siblings stacked in one.
+const COLUMN_GAP = 60;
+const ROW_GAP = 12;

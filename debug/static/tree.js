@@ -1,5 +1,6 @@
-// Drawing the tree: layout, the SVG nodes and edges, fold buttons, and
-// painting the nodes' statuses (paint, sizeOf).
+// Drawing the tree: layout (top-down or left to right: the layout
+// button), the SVG nodes and edges, fold buttons, and painting the
+// nodes' statuses (paint, sizeOf).
 'use strict';
 
 // drawKids lists the children a node is drawn with: its guard first.
@@ -15,14 +16,19 @@ function drawParent(i) {
 // layoutTree places the nodes shown (not hidden in a collapsed node) as
 // the server's layout does for the whole tree: a tidy tree in which each
 // subtree is drawn apart, children as close as their subtrees' contours
-// allow, each parent centred over its first and last child. It sets
-// their x, y and shown, and the tree's width and height.
-function layoutTree(t, folded) {
+// allow, each parent centred on its first and last child. Top-down, the
+// levels are rows and siblings side by side; left to right (lr), the
+// levels are columns, as wide as their widest node, with siblings stacked
+// in them: the same packing, along y. It sets the nodes' x (centre), y
+// (top) and shown, and the tree's width and height.
+function layoutTree(t, folded, lr) {
   const ns = t.nodes;
   if (!ns.length) return;
   const kidsOf = (i) => (folded.has(i) ? [] : drawKids(ns[i]));
+  const size = (i) => (lr ? NODE_H : ns[i].w); // across the levels
+  const gap = lr ? ROW_GAP : SIBLING_GAP;
   const offset = new Float64Array(ns.length); // centre relative to the parent's centre
-  const contours = []; // per subtree: [left, right] of each level, relative to its root's centre
+  const contours = []; // per subtree: [low, high] of each level, relative to its root's centre
   const stack = [[0, 0]]; // post-order, iteratively (trees may be deep)
   while (stack.length) {
     const f = stack[stack.length - 1];
@@ -33,7 +39,7 @@ function layoutTree(t, folded) {
     }
     stack.pop();
     const i = f[0];
-    const half = ns[i].w / 2;
+    const half = size(i) / 2;
     if (!kids.length) {
       contours[i] = [[-half, half]];
       continue;
@@ -44,7 +50,7 @@ function layoutTree(t, folded) {
       let x = 0;
       if (k > 0) {
         x = -Infinity;
-        for (let l = 0; l < cc.length && l < merged.length; l++) x = Math.max(x, merged[l][1] + SIBLING_GAP - cc[l][0]);
+        for (let l = 0; l < cc.length && l < merged.length; l++) x = Math.max(x, merged[l][1] + gap - cc[l][0]);
       }
       offset[c] = x;
       cc.forEach(([l, r], lvl) => {
@@ -62,21 +68,44 @@ function layoutTree(t, folded) {
     for (const m of merged) { m[0] -= centre; m[1] -= centre; }
     contours[i] = [[-half, half], ...merged];
   }
-  let left = 0;
-  for (const [l] of contours[0]) left = Math.min(left, l);
+  let low = 0;
+  for (const [l] of contours[0]) low = Math.min(low, l);
   for (const n of ns) n.shown = false;
+  // Each node's centre across the levels, and its level.
+  const across = new Float64Array(ns.length);
+  const level = new Int32Array(ns.length);
+  const shown = [];
+  const todo = [[0, -low + 10, 0]];
+  while (todo.length) {
+    const [i, a, depth] = todo.pop();
+    ns[i].shown = true;
+    across[i] = a;
+    level[i] = depth;
+    shown.push(i);
+    for (const c of kidsOf(i)) todo.push([c, a + offset[c], depth + 1]);
+  }
+  // Left to right, the columns' left sides: each level's nodes start
+  // together, so that their labels line up.
+  const colX = [10];
+  if (lr) {
+    const widest = [];
+    for (const i of shown) widest[level[i]] = Math.max(widest[level[i]] || 0, ns[i].w);
+    for (let d = 0; d < widest.length; d++) colX.push(colX[d] + widest[d] + COLUMN_GAP);
+  }
   let width = 0;
   let height = 0;
-  const todo = [[0, -left + 10, 0]];
-  while (todo.length) {
-    const [i, x, depth] = todo.pop();
+  for (const i of shown) {
     const n = ns[i];
-    n.shown = true;
-    n.x = x;
-    n.y = depth * LEVEL_GAP + 10;
-    width = Math.max(width, n.x + n.w / 2 + 10);
+    if (lr) {
+      n.x = colX[level[i]] + n.w / 2;
+      n.y = across[i] - NODE_H / 2;
+    } else {
+      n.x = across[i];
+      n.y = level[i] * LEVEL_GAP + 10;
+    }
+    // Left to right, a collapsed node's +N sticks out on its right.
+    width = Math.max(width, n.x + n.w / 2 + (lr && folded.has(i) ? 44 : 10));
     height = Math.max(height, n.y + NODE_H + 10);
-    for (const c of kidsOf(i)) todo.push([c, x + offset[c], depth + 1]);
   }
   t.width = width;
   t.height = height;
@@ -164,18 +193,28 @@ function drawTree() {
     for (const c of drawKids(t.nodes[i])) walk(c, d + 1, hider);
   };
   if (t.nodes.length) walk(0, 0, -1);
-  layoutTree(t, S.folded);
+  layoutTree(t, S.folded, S.lr);
   for (const n of t.nodes) {
     if (!n.shown || S.folded.has(n.id)) continue;
     for (const c of drawKids(n)) {
       const k = t.nodes[c];
-      const y1 = n.y + NH;
-      const y2 = k.y;
-      const my = (y1 + y2) / 2;
-      const path = s('path', {
-        d: `M${n.x},${y1} C${n.x},${my} ${k.x},${my} ${k.x},${y2}`,
-        class: 'edge' + (c === n.guard ? ' guard' : ''),
-      });
+      let d;
+      if (S.lr) {
+        // From the parent's right side to the child's left: straight to
+        // the end of the parent's column (its nodes differ in width),
+        // then a curve across the gap between the columns.
+        const y1 = n.y + NH / 2;
+        const y2 = k.y + NH / 2;
+        const x2 = k.x - k.w / 2;
+        const mx = x2 - COLUMN_GAP / 2;
+        d = `M${n.x + n.w / 2},${y1} H${x2 - COLUMN_GAP} C${mx},${y1} ${mx},${y2} ${x2},${y2}`;
+      } else {
+        const y1 = n.y + NH;
+        const y2 = k.y;
+        const my = (y1 + y2) / 2;
+        d = `M${n.x},${y1} C${n.x},${my} ${k.x},${my} ${k.x},${y2}`;
+      }
+      const path = s('path', { d, class: 'edge' + (c === n.guard ? ' guard' : '') });
       edges.append(path);
       S.edgeEls[c] = path;
     }
@@ -218,14 +257,17 @@ function drawTree() {
   drawMinimap();
 }
 
-// foldButton is the control at the bottom of a node with children: −
-// collapses the node's subtree; on a collapsed node, +N (the nodes it
-// hides) expands it.
+// foldButton is the control at the bottom of a node with children (at
+// its right side, left to right: where its edges leave): − collapses the
+// node's subtree; on a collapsed node, +N (the nodes it hides) expands it.
 function foldButton(n) {
   const hidden = S.hiddenIn.get(n.id);
   const text = hidden ? '+' + hidden.length : '−';
   const w = hidden ? 12 + 6.5 * text.length : 14;
-  const b = s('g', { class: 'fold' + (hidden ? ' folded' : ''), 'data-fold': n.id, transform: `translate(${n.w / 2},${NODE_H + 2})` });
+  // 5 units of it over the node's side; left to right, a long +N reaches
+  // out into the gap between the columns, not over the label.
+  const at = S.lr ? `${n.w - 5 + w / 2},${NODE_H / 2}` : `${n.w / 2},${NODE_H + 2}`;
+  const b = s('g', { class: 'fold' + (hidden ? ' folded' : ''), 'data-fold': n.id, transform: `translate(${at})` });
   const title = s('title');
   title.textContent = hidden ? 'Expand: show the ' + hidden.length + ' nodes below' : 'Collapse: hide the nodes below';
   const lbl = s('text', { x: 0, y: 3.5, 'text-anchor': 'middle' });
@@ -289,4 +331,52 @@ function paint(letters) {
     if (e) e.classList.toggle('hot', st === 'running' && visited);
   }
   paintMinimap(letters);
+}
+
+// The layout button draws the tree top-down or left to right; the choice
+// is kept in localStorage ('lr' when left to right), as the minimap's.
+const LAYOUT_KEY = 'arbor-layout';
+
+// setLayout draws the tree left to right (lr) or top-down. The node in
+// view that matters (the selected one, else the one followed) stays
+// where it is on the screen; one that was not in view is centred. A view
+// of the whole tree (Fit) shows the whole tree again.
+function setLayout(lr) {
+  try {
+    if (lr) localStorage.setItem(LAYOUT_KEY, 'lr');
+    else localStorage.removeItem(LAYOUT_KEY);
+  } catch (_) { /* private mode */ }
+  const b = $('#btn-layout');
+  b.textContent = lr ? '→ Left-right' : '↓ Top-down';
+  b.title = lr
+    ? 'Drawn left to right: click to draw the tree top-down, each node\'s children side by side under it'
+    : 'Drawn top-down: click to draw the tree left to right, each node\'s children stacked on its right (a wide tree reads better)';
+  b.setAttribute('aria-label', 'Layout: ' + (lr ? 'left-right' : 'top-down'));
+  const t = S.tree;
+  const was = S.lr;
+  S.lr = lr;
+  if (was === lr || !t || !t.nodes.length) return;
+  const goal = viewGoal();
+  const whole = sameView(goal, fitView());
+  const sel = S.selected >= 0 && S.selected < t.nodes.length ? S.selected : S.followed;
+  const anchor = sel >= 0 && sel < t.nodes.length ? shownAt(sel) : -1;
+  S.view = Object.assign({}, goal); // an animation under way ends there
+  redrawTree(anchor);
+  if (whole) {
+    fit();
+  } else if (anchor < 0) {
+    focus(0, false);
+  } else if (!inView(anchor, S.view)) {
+    const [W, H] = sizeOf($('#tree'), 800, 500);
+    const n = t.nodes[anchor];
+    const k = S.view.k;
+    panTo({ k, x: W / 2 - n.x * k, y: H / 2 - (n.y + NODE_H / 2) * k }, false);
+  }
+}
+
+function setupLayout() {
+  let lr = false;
+  try { lr = localStorage.getItem(LAYOUT_KEY) === 'lr'; } catch (_) { /* private mode */ }
+  setLayout(lr);
+  $('#btn-layout').onclick = () => setLayout(!S.lr);
 }

@@ -53,7 +53,10 @@ function fit() {
 // it when it fits, else centred on node id (the running leaf, or the
 // root): across, and down too when the tree is too tall for the view;
 // a tree that fits the view's height is centred in it, below the view's
-// buttons when there is room. Null without a tree.
+// buttons when there is room. Left to right, the same turned: centred
+// on the node up and down when the tree is too tall, and across when it
+// is too wide (the root's column kept at the left side); centred in the
+// view the way it fits. Null without a tree.
 function focusView(id) {
   const svg = $('#tree');
   const [W, H] = sizeOf(svg, 800, 500);
@@ -63,6 +66,11 @@ function focusView(id) {
   if (fitK >= READABLE) return fitView();
   const n = t.nodes[shownAt(id >= 0 && id < t.nodes.length ? id : 0)];
   const k = Math.max(fitK, 0.85);
+  if (S.lr) {
+    const x = (t.width + 20) * k <= W ? (W - t.width * k) / 2 : Math.min(8, W / 2 - n.x * k);
+    const y = (t.height + 20) * k <= H - 30 ? (H - 30 - t.height * k) / 2 : H / 2 - (n.y + 20) * k;
+    return { k, x, y };
+  }
   let y = Math.min(8, H / 2 - (n.y + 20) * k);
   if ((t.height + 20) * k <= H - 30) {
     const [, ch] = sizeOf($('#view-controls'));

@@ -55,7 +55,10 @@ type ManagerOption func(*Manager)
 
 // WithWorkers sets the number of worker goroutines (default GOMAXPROCS;
 // n < 1 keeps the default). With 1 worker, or with at most 64 agents, a
-// tick runs on the caller's goroutine.
+// tick runs on the caller's goroutine. Otherwise each worker ticks its own
+// contiguous share of the agents (in the order of Agents), the same share
+// tick after tick so that their state stays in its core's cache, and helps
+// with the others' shares when done with its own.
 func WithWorkers(n int) ManagerOption {
 	return func(m *Manager) {
 		if n > 0 {

@@ -229,7 +229,7 @@ func checkTimelineMarks(t *testing.T, ctx context.Context, base string, mode *at
 		c.dispatchEvent(new MouseEvent('mousemove', { clientX: r.left + xs[0] + 0.5, clientY: r.top + 5, bubbles: true }));
 		return c.title;
 	})()`)
-	if !strings.Contains(title, "a running node halted") || !strings.HasPrefix(title, "record ") {
+	if !strings.Contains(title, "a running node halted") || !strings.HasPrefix(title, "tick ") {
 		t.Errorf("the strip's tooltip at a halt mark: %q", title)
 	}
 }
@@ -264,7 +264,7 @@ func checkTreeKeys(t *testing.T, ctx context.Context, base string) {
 	// The agent list: focusable entries.
 	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#agent-list li[data-id="1"]').focus()`, nil), chromedp.KeyEvent(kb.Enter))
 	bt.Wait(t, ctx, "Enter opens agent 1", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
-		Number((/^live · record (\d+) /.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 3`, 5*time.Second)
+		Number((/^live · tick \d+ \(record (\d+)\)/.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 3`, 5*time.Second)
 	// Focused by a click, the tree leaves the arrows to the history.
 	// (A click on the tree's top left corner, clear of the nodes.)
 	corner := bt.Eval[[2]float64](t, ctx, `(() => { const r = document.querySelector('#tree').getBoundingClientRect(); return [r.left + 4, r.top + 4]; })()`)
@@ -274,7 +274,7 @@ func checkTreeKeys(t *testing.T, ctx context.Context, base string) {
 	if id := bt.Eval[string](t, ctx, `document.activeElement.id`); id != "tree" {
 		t.Errorf("a click on the tree focused %q", id)
 	}
-	bt.Wait(t, ctx, "← after a click: history", `document.querySelector('#tl-label').textContent.startsWith('history · record')`, 5*time.Second)
+	bt.Wait(t, ctx, "← after a click: history", `document.querySelector('#tl-label').textContent.startsWith('history · tick ')`, 5*time.Second)
 }
 
 // checkFoldAcrossReload checks that collapsed nodes are known by what they
@@ -333,7 +333,7 @@ func checkListKeys(t *testing.T, ctx context.Context, base string) {
 	bt.Click(t, ctx, `#agent-list li[data-id="1"]`)
 	label := `document.querySelector('#tl-label').textContent`
 	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
-		Number((/^live · record (\d+) /.exec(`+label+`) || [0, 0])[1]) >= 3`, 10*time.Second)
+		Number((/^live · tick \d+ \(record (\d+)\)/.exec(`+label+`) || [0, 0])[1]) >= 3`, 10*time.Second)
 	if id := bt.Eval[string](t, ctx, focused+` || ''`); id != "" {
 		t.Errorf("a clicked entry keeps the focus (agent %s)", id)
 	}

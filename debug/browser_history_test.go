@@ -149,7 +149,7 @@ func checkNodeHistory(t *testing.T, ctx context.Context, base string) {
 	t.Cleanup(func() { control(t, base, "POST", "/api/agents/1/resume", "{}") })
 	control(t, base, "POST", "/api/agents/1/pause", "{}")
 	h := getNodeHistory(t, base, 1, investigate)
-	bt.Wait(t, ctx, "paused at the newest record", fmt.Sprintf(`document.querySelector('#agent-status').textContent === 'paused' && %s.startsWith('live · paused · record %d ')`, tlLabel, h.Last), 5*time.Second)
+	bt.Wait(t, ctx, "paused at the newest record", fmt.Sprintf(`document.querySelector('#agent-status').textContent === 'paused' && (/^live · paused · tick \d+ \(record (\d+)\)/.exec(%s) || [])[1] === '%d'`, tlLabel, h.Last), 5*time.Second)
 	if h.From != h.First || len(h.Statuses) != int(h.Last-h.First+1) || !strings.Contains(h.Statuses, "F") {
 		t.Fatalf("investigate's history: %+v, want failures in it", h)
 	}
@@ -162,7 +162,7 @@ func checkNodeHistory(t *testing.T, ctx context.Context, base string) {
 	i := len(h.Statuses) - 15
 	clickCell(t, ctx, i)
 	at := h.From + uint64(i)
-	bt.Wait(t, ctx, "the record clicked shown", fmt.Sprintf(`%s.startsWith('history · record %d ')`, tlLabel, at), 5*time.Second)
+	bt.Wait(t, ctx, "the record clicked shown", fmt.Sprintf(`(/^history · tick \d+ \(record (\d+)\)/.exec(%s) || [])[1] === '%d'`, tlLabel, at), 5*time.Second)
 
 	// ◀ failure, failure ▶: records in which the node failed.
 	failed := func(i int) bool { return h.Statuses[i] == 'F' }
@@ -175,7 +175,7 @@ func checkNodeHistory(t *testing.T, ctx context.Context, base string) {
 			continue
 		}
 		jump(t, ctx, "failure", dir)
-		bt.Wait(t, ctx, fmt.Sprintf("failure %+d from record %d: record %d", dir, at, want), fmt.Sprintf(`%s.startsWith('history · record %d ')`, tlLabel, want), 5*time.Second)
+		bt.Wait(t, ctx, fmt.Sprintf("failure %+d from record %d: record %d", dir, at, want), fmt.Sprintf(`(/^history · tick \d+ \(record (\d+)\)/.exec(%s) || [])[1] === '%d'`, tlLabel, want), 5*time.Second)
 		if st := bt.Eval[string](t, ctx, fmt.Sprintf(`S.shown.nodes[%d]`, investigate)); st != "F" {
 			t.Errorf("record %d: investigate %q, want F (failed in it)", want, st)
 		}
@@ -192,8 +192,8 @@ func checkNodeHistory(t *testing.T, ctx context.Context, base string) {
 		t.Fatalf("patrol: no change before record %d: %s", at, p.Statuses)
 	}
 	jump(t, ctx, "change", -1)
-	bt.Wait(t, ctx, fmt.Sprintf("◀ change: record %d", want), fmt.Sprintf(`%s.startsWith('history · record %d ')`, tlLabel, want), 5*time.Second)
-	if title := bt.Eval[string](t, ctx, `document.querySelector('#node-hist button[data-jump="change"][data-dir="1"]').title`); !strings.HasPrefix(title, "Next record in which its status changed: record ") {
+	bt.Wait(t, ctx, fmt.Sprintf("◀ change: record %d", want), fmt.Sprintf(`(/^history · tick \d+ \(record (\d+)\)/.exec(%s) || [])[1] === '%d'`, tlLabel, want), 5*time.Second)
+	if title := bt.Eval[string](t, ctx, `document.querySelector('#node-hist button[data-jump="change"][data-dir="1"]').title`); !strings.HasPrefix(title, "Next record in which its status changed: tick ") {
 		t.Errorf("change ▶'s tooltip: %q", title)
 	}
 }
@@ -227,19 +227,19 @@ func checkPlayback(t *testing.T, ctx context.Context, base string) {
 	t.Cleanup(func() { control(t, base, "POST", "/api/agents/1/resume", "{}") })
 	control(t, base, "POST", "/api/agents/1/pause", "{}")
 	newest := getNodeHistory(t, base, 1, 0).Last
-	bt.Wait(t, ctx, "paused at the newest record", fmt.Sprintf(`%s.startsWith('live · paused · record %d ')`, tlLabel, newest), 5*time.Second)
+	bt.Wait(t, ctx, "paused at the newest record", fmt.Sprintf(`(/^live · paused · tick \d+ \(record (\d+)\)/.exec(%s) || [])[1] === '%d'`, tlLabel, newest), 5*time.Second)
 	playing := `S.play.on && document.querySelector('#btn-play').textContent === '⏸ Pause'`
 	stopped := `!S.play.on && document.querySelector('#btn-play').textContent === '▶ Play'`
 
 	// From 30 records back, at 4×: on to the newest, then live.
 	from := newest - 30
 	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`scrubTo(%d)`, from), nil))
-	bt.Wait(t, ctx, "scrubbed back", fmt.Sprintf(`%s.startsWith('history · record %d ')`, tlLabel, from), 5*time.Second)
+	bt.Wait(t, ctx, "scrubbed back", fmt.Sprintf(`(/^history · tick \d+ \(record (\d+)\)/.exec(%s) || [])[1] === '%d'`, tlLabel, from), 5*time.Second)
 	setSpeed(t, ctx, "4")
 	bt.Run(t, ctx, chromedp.Evaluate(playWatch, nil))
 	bt.Click(t, ctx, "#btn-play")
 	bt.Wait(t, ctx, "playing: the record shown moves on", fmt.Sprintf(`%s > %d`, tlRecord, from+2), 5*time.Second)
-	bt.Wait(t, ctx, "played to the newest record: live, stopped", fmt.Sprintf(`%s.startsWith('live · paused · record %d ') && S.live && %s`, tlLabel, newest, stopped), 10*time.Second)
+	bt.Wait(t, ctx, "played to the newest record: live, stopped", fmt.Sprintf(`(/^live · paused · tick \d+ \(record (\d+)\)/.exec(%s) || [])[1] === '%d' && S.live && %s`, tlLabel, newest, stopped), 10*time.Second)
 	if got := bt.Eval[[]int](t, ctx, `Array.from(new Set(window.__played))`); len(got) < 20 {
 		t.Errorf("played records %v, want the 30 on the way", got)
 	}
@@ -247,11 +247,11 @@ func checkPlayback(t *testing.T, ctx context.Context, base string) {
 	// A scrub stops it, at 1×.
 	setSpeed(t, ctx, "1")
 	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`scrubTo(%d)`, from), nil))
-	bt.Wait(t, ctx, "scrubbed back", fmt.Sprintf(`%s.startsWith('history · record %d ')`, tlLabel, from), 5*time.Second)
+	bt.Wait(t, ctx, "scrubbed back", fmt.Sprintf(`(/^history · tick \d+ \(record (\d+)\)/.exec(%s) || [])[1] === '%d'`, tlLabel, from), 5*time.Second)
 	bt.Click(t, ctx, "#btn-play")
 	bt.Wait(t, ctx, "playing at 1×", fmt.Sprintf(`%s && %s >= %d`, playing, tlRecord, from+3), 5*time.Second)
 	bt.Click(t, ctx, "#btn-prev")
-	bt.Wait(t, ctx, "◀ stops playback, and shows the record before", stopped+` && `+tlLabel+`.startsWith('history · record') &&
+	bt.Wait(t, ctx, "◀ stops playback, and shows the record before", stopped+` && `+tlLabel+`.startsWith('history · tick ') &&
 		S.scrubWait < 0 && S.shown.seq === S.scrubSeq && `+tlRecord+` === S.scrubSeq`, 5*time.Second)
 	at := bt.Eval[int](t, ctx, tlRecord)
 	time.Sleep(300 * time.Millisecond) // what playback would have moved on by (6 records)
@@ -261,7 +261,7 @@ func checkPlayback(t *testing.T, ctx context.Context, base string) {
 
 	// A recording: the agent's export, opened in the page.
 	bt.Run(t, ctx, chromedp.Evaluate(`fetch('api/agents/1/export').then((r) => r.json()).then((d) => { window.__rec = d; openRecording(d, 'agent-1.json'); })`, nil))
-	bt.Wait(t, ctx, "the recording shown", `!!window.__rec && `+tlLabel+`.startsWith('recording · record ' + window.__rec.ticks[window.__rec.ticks.length - 1].seq + ' ')`, 5*time.Second)
+	bt.Wait(t, ctx, "the recording shown", `!!window.__rec && `+tlLabel+`.startsWith('recording · tick ' + window.__rec.ticks[window.__rec.ticks.length - 1].tick + ' (record ' + window.__rec.ticks[window.__rec.ticks.length - 1].seq + ') ')`, 5*time.Second)
 	investigate := nodeNamed(t, ctx, "investigate")
 	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`selectNode(%d)`, investigate), nil))
 	first := bt.Eval[uint64](t, ctx, `window.__rec.ticks[0].seq`)
@@ -271,11 +271,11 @@ func checkPlayback(t *testing.T, ctx context.Context, base string) {
 	// tick, 12.5 ms at 4×) up to the end, where it stops.
 	last := bt.Eval[int](t, ctx, `window.__rec.ticks[window.__rec.ticks.length - 1].seq`)
 	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`scrubTo(%d)`, last-20), nil))
-	bt.Wait(t, ctx, "scrubbed back", fmt.Sprintf(`%s.startsWith('recording · record %d ')`, tlLabel, last-20), 5*time.Second)
+	bt.Wait(t, ctx, "scrubbed back", fmt.Sprintf(`(/^recording · tick \d+ \(record (\d+)\)/.exec(%s) || [])[1] === '%d'`, tlLabel, last-20), 5*time.Second)
 	setSpeed(t, ctx, "4")
 	bt.Run(t, ctx, chromedp.Evaluate(playWatch, nil))
 	bt.Click(t, ctx, "#btn-play")
-	bt.Wait(t, ctx, "played to the recording's end, stopped", fmt.Sprintf(`%s.startsWith('recording · record %d ') && %s && window.__stopped > 0`, tlLabel, last, stopped), 10*time.Second)
+	bt.Wait(t, ctx, "played to the recording's end, stopped", fmt.Sprintf(`(/^recording · tick \d+ \(record (\d+)\)/.exec(%s) || [])[1] === '%d' && %s && window.__stopped > 0`, tlLabel, last, stopped), 10*time.Second)
 	if got, want := bt.Eval[[]int](t, ctx, `window.__played`), last-20+1; len(got) != 20 || got[0] != want || got[19] != last {
 		t.Errorf("played records %v, want %d to %d in turn", got, want, last)
 	}

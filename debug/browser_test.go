@@ -107,15 +107,16 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 // breakpoint banner while scrubbing, scrubbing a full history, forcing a
 // node's result, the minimap of the wide tree, the left to right layout,
 // an agent that is not (or no longer) in the session, the agent list's
-// refresh leaving unchanged entries alone, and node errors (last: it
-// adds an agent).
+// refresh leaving unchanged entries alone, narrow windows, agents' labels
+// in the list, the timeline's label, and node errors (last: it adds an
+// agent).
 func TestBrowserPage(t *testing.T) {
 	ctx := bt.Start(t, 1024, 768)
 	thrown := bt.Errors(ctx)
 	base, s, mode := browserSession(t, Options{Controls: true, Token: browserToken, History: browserHistory})
 	bt.Run(t, ctx, chromedp.Navigate(base+"/#agent=0&token="+browserToken))
 	bt.Wait(t, ctx, "agent 0 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #0 ') && document.querySelectorAll('#tree g.node').length === 216 &&
-		document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+		document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, 10*time.Second)
 	t.Run("stats", func(t *testing.T) { checkStatsTable(t, ctx, s) })
 	t.Run("follow", func(t *testing.T) { checkFollow(t, ctx, mode) })
 	t.Run("follow, nothing running", func(t *testing.T) { checkFollowVisited(t, ctx, mode) })
@@ -135,6 +136,9 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("events name checks", func(t *testing.T) { checkEventLabels(t, ctx, base) })
 	t.Run("slow clicks", func(t *testing.T) { checkSlowClicks(t, ctx, base, mode) })
 	t.Run("narrow window", func(t *testing.T) { checkNarrow(t, ctx, base) })
+	t.Run("narrow windows, 1400 to 800 px", func(t *testing.T) { checkNarrowWindows(t, ctx, base) })
+	t.Run("agent labels", func(t *testing.T) { checkAgentLabels(t, ctx) })
+	t.Run("timeline label", func(t *testing.T) { checkTimelineLabel(t, ctx, base) })
 	t.Run("stale token", func(t *testing.T) { checkStaleToken(t, ctx, base) })
 	t.Run("no token", func(t *testing.T) { checkNoToken(t, ctx, base) })
 	t.Run("keys", func(t *testing.T) { checkKeys(t, ctx, base, s) })
@@ -316,7 +320,7 @@ func checkBreakBanner(t *testing.T, ctx context.Context, base string) {
 	// The blinker fails at node 2 every other tick.
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=2"))
 	bt.Wait(t, ctx, "agent 2 live with some history", `document.querySelector('#agent-title').textContent.startsWith('Agent #2 ') &&
-		Number((/^live · record (\d+) /.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 6`, 10*time.Second)
+		Number((/^live · tick \d+ \(record (\d+)\)/.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 6`, 10*time.Second)
 	control(t, base, "POST", "/api/agents/2/breakpoints", `{"node": 2, "on": ["failure"]}`)
 	defer func() {
 		control(t, base, "DELETE", "/api/agents/2/breakpoints", "")
@@ -341,7 +345,7 @@ func checkBreakBanner(t *testing.T, ctx context.Context, base string) {
 
 	// Scrubbed back: the tick shown is not where the agent stopped.
 	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, a.LastBreak.Seq-3), nil))
-	bt.Wait(t, ctx, "scrubbed back", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ')`, a.LastBreak.Seq-3), 5*time.Second)
+	bt.Wait(t, ctx, "scrubbed back", fmt.Sprintf(`(/^history · tick \d+ \(record (\d+)\)/.exec(document.querySelector('#tl-label').textContent) || [])[1] === '%d'`, a.LastBreak.Seq-3), 5*time.Second)
 	if b := bt.Eval[string](t, ctx, banner); b != "" {
 		t.Errorf("banner %q shown at an earlier tick", b)
 	}
@@ -351,7 +355,7 @@ func checkBreakBanner(t *testing.T, ctx context.Context, base string) {
 	// The record of the hit itself, scrubbed to: shown. It is the newest
 	// record (the agent is paused there), so the page is live again.
 	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, a.LastBreak.Seq), nil))
-	bt.Wait(t, ctx, "the hit's record", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('live · paused · record %d ') && %s === %q`, a.LastBreak.Seq, banner, hit), 5*time.Second)
+	bt.Wait(t, ctx, "the hit's record", fmt.Sprintf(`(/^live · paused · tick \d+ \(record (\d+)\)/.exec(document.querySelector('#tl-label').textContent) || [])[1] === '%d' && %s === %q`, a.LastBreak.Seq, banner, hit), 5*time.Second)
 	// Live again, still paused there: shown.
 	bt.Run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
 	bt.Wait(t, ctx, "scrubbed back again", `document.querySelector('#tl-label').textContent.startsWith('history · ') && `+banner+` === ''`, 5*time.Second)
@@ -391,7 +395,7 @@ func checkForce(t *testing.T, ctx context.Context, base string) {
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1"))
 	running := `document.querySelector('#running-list').textContent`
 	bt.Wait(t, ctx, "agent 1 patrolling", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
-		document.querySelector('#tl-label').textContent.startsWith('live · record') && `+running+`.includes('patrol')`, 10*time.Second)
+		document.querySelector('#tl-label').textContent.startsWith('live · tick ') && `+running+`.includes('patrol')`, 10*time.Second)
 	// A breakpoint that never stops it (a leaf fires no abort): its Clear
 	// button shows.
 	control(t, base, "POST", "/api/agents/1/breakpoints", `{"node": 3, "on": ["abort"]}`)
@@ -445,7 +449,7 @@ func checkMissingAgent(t *testing.T, ctx context.Context, base string, s *Sessio
 	// Agent 1, watched, then removed while no page showed it.
 	bt.Run(t, ctx, chromedp.Navigate(base+"/#agent=1"))
 	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
-		Number((/^live · record (\d+) /.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 3`, 10*time.Second)
+		Number((/^live · tick \d+ \(record (\d+)\)/.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 3`, 10*time.Second)
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"))
 	s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(1)) })
 	for deadline := time.Now().Add(bt.Slack * 5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
@@ -464,10 +468,10 @@ func checkMissingAgent(t *testing.T, ctx context.Context, base string, s *Sessio
 		document.querySelector('#agent-status').textContent === 'removed' && document.querySelector('#controls').hidden &&
 		document.querySelector('#missing').hidden && !document.querySelector('#agent-view').hidden &&
 		document.querySelector('#notice').textContent.startsWith('Agent #1 was removed from the manager.') &&
-		document.querySelector('#tl-label').textContent.startsWith('last state · record ') &&
+		document.querySelector('#tl-label').textContent.startsWith('last state · tick ') &&
 		document.querySelector('#conn').textContent === 'live'`, 10*time.Second)
 	bt.Run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
-	bt.Wait(t, ctx, "its history", `document.querySelector('#tl-label').textContent.startsWith('history · record ')`, 5*time.Second)
+	bt.Wait(t, ctx, "its history", `document.querySelector('#tl-label').textContent.startsWith('history · tick ')`, 5*time.Second)
 }
 
 // checkHotReload checks that the page showing an agent draws its new tree
@@ -475,7 +479,7 @@ func checkMissingAgent(t *testing.T, ctx context.Context, base string, s *Sessio
 // the old drawing).
 func checkHotReload(t *testing.T, ctx context.Context, base string, s *Session) {
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=2"))
-	bt.Wait(t, ctx, "the blinker shown", `document.querySelectorAll('#tree g.node').length === 3 && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+	bt.Wait(t, ctx, "the blinker shown", `document.querySelectorAll('#tree g.node').length === 3 && document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, 10*time.Second)
 	blinks, err := arbor.Compile(&arbor.Document{Main: "Blinks", Trees: map[string]*arbor.Node{
 		"Blinks": arbor.Sequence(arbor.WaitTicks(1).Named("on"), arbor.WaitTicks(1).Named("off"), arbor.WaitTicks(2).Named("pause"), arbor.AlwaysFailure()),
 	}}, arbor.NewRegistry())
@@ -491,7 +495,7 @@ func checkHotReload(t *testing.T, ctx context.Context, base string, s *Session) 
 	bt.Wait(t, ctx, "the new tree drawn", `document.querySelectorAll('#tree g.node').length === 5 &&
 		Array.from(document.querySelectorAll('#tree text.lbl')).some((e) => e.textContent === 'pause')`, 10*time.Second)
 	bt.Wait(t, ctx, "the new tree live", `document.querySelectorAll('#tree g.node[data-visited="1"]').length > 0 &&
-		document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+		document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, 10*time.Second)
 }
 
 // checkFind checks the node finder on the wide tree: typing marks the
@@ -625,7 +629,7 @@ func checkIdleNode(t *testing.T, ctx context.Context) {
 var scrubProblems = fmt.Sprintf(`(() => {
 	const label = document.querySelector('#tl-label').textContent;
 	const r = document.querySelector('#tl-range');
-	const m = /^history · record (\d+) /.exec(label);
+	const m = /^history · tick \d+ \(record (\d+)\)/.exec(label);
 	if (!m) return 'label "' + label + '"';
 	const seq = Number(m[1]), min = Number(r.min), max = Number(r.max), value = Number(r.value);
 	if (value !== seq) return 'the label shows record ' + seq + ', the slider ' + value + ' (of ' + min + '-' + max + ')';
@@ -647,12 +651,12 @@ var scrubProblems = fmt.Sprintf(`(() => {
 func checkScrubFullHistory(t *testing.T, ctx context.Context, base string) {
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=2"))
 	bt.Wait(t, ctx, "agent 2 live, its history full", `document.querySelector('#agent-title').textContent.startsWith('Agent #2 ') &&
-		document.querySelector('#tl-label').textContent.startsWith('live · record') && Number(document.querySelector('#tl-range').min) > 1`, 15*time.Second)
+		document.querySelector('#tl-label').textContent.startsWith('live · tick ') && Number(document.querySelector('#tl-range').min) > 1`, 15*time.Second)
 	label := func() string { return bt.Eval[string](t, ctx, `document.querySelector('#tl-label').textContent`) }
 	record := func() int {
 		t.Helper()
 		var n int
-		if _, err := fmt.Sscanf(label(), "history · record %d ", &n); err != nil {
+		if _, err := fmt.Sscanf(label(), "history · tick %d (record %d) ", new(int), &n); err != nil {
 			t.Fatalf("label %q: %v", label(), err)
 		}
 		return n
@@ -668,8 +672,8 @@ func checkScrubFullHistory(t *testing.T, ctx context.Context, base string) {
 	// (not an error), then for the page to settle on it.
 	shownAfter := func(what string) {
 		t.Helper()
-		bt.Wait(t, ctx, what, `(() => { const l = document.querySelector('#tl-label').textContent; return l.startsWith('history · record ') || l.startsWith('record '); })()`, 5*time.Second)
-		if l := label(); !strings.HasPrefix(l, "history · record ") {
+		bt.Wait(t, ctx, what, `(() => { const l = document.querySelector('#tl-label').textContent; return l.startsWith('history · tick ') || l.startsWith('record '); })()`, 5*time.Second)
+		if l := label(); !strings.HasPrefix(l, "history · tick ") {
 			bt.Screenshot(t, ctx, "scrub.png", artifacts)
 			t.Fatalf("%s: %q", what, l)
 		}
@@ -709,7 +713,7 @@ func checkScrubFullHistory(t *testing.T, ctx context.Context, base string) {
 	// A recent record stays shown while the history moves on (it is kept
 	// for 4.5 s more).
 	bt.Run(t, ctx, chromedp.Evaluate(`(() => { const r = document.querySelector('#tl-range'); r.value = Number(r.max) - 10; r.dispatchEvent(new Event('input')); })()`, nil))
-	bt.Wait(t, ctx, "scrubbed to a recent record", `(() => { const r = document.querySelector('#tl-range'); return document.querySelector('#tl-label').textContent.startsWith('history · record ' + r.value + ' '); })()`, 5*time.Second)
+	bt.Wait(t, ctx, "scrubbed to a recent record", `(() => { const r = document.querySelector('#tl-range'); return document.querySelector('#tl-label').textContent.startsWith('history · tick ') && document.querySelector('#tl-label').textContent.includes(' (record ' + r.value + ') '); })()`, 5*time.Second)
 	mid := record()
 	min0 := bt.Eval[string](t, ctx, `document.querySelector('#tl-range').min`)
 	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
@@ -725,14 +729,14 @@ func checkScrubFullHistory(t *testing.T, ctx context.Context, base string) {
 	step := func(button string, want int) {
 		t.Helper()
 		bt.Run(t, ctx, chromedp.Click(button, chromedp.ByID))
-		bt.Wait(t, ctx, button, fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ')`, want), 5*time.Second)
+		bt.Wait(t, ctx, button, fmt.Sprintf(`(/^history · tick \d+ \(record (\d+)\)/.exec(document.querySelector('#tl-label').textContent) || [])[1] === '%d'`, want), 5*time.Second)
 		agree(button)
 	}
 	step("#btn-next", mid+1)
 	step("#btn-prev", mid)
 	step("#btn-prev", mid-1)
 	bt.Run(t, ctx, chromedp.Click("#btn-live", chromedp.ByID))
-	bt.Wait(t, ctx, "live again", `document.querySelector('#tl-label').textContent.startsWith('live · record')`, 5*time.Second)
+	bt.Wait(t, ctx, "live again", `document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, 5*time.Second)
 }
 
 // checkNodeErrors breaks an agent from the page, as a user would: its
@@ -757,7 +761,7 @@ func checkNodeErrors(t *testing.T, ctx context.Context, base string, s *Session)
 	}
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d", base, id)))
 	bt.Wait(t, ctx, "agent live", fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') &&
-		document.querySelector('#tl-label').textContent.startsWith('live · record') && !document.querySelector('#bb-form').hidden`, id), 10*time.Second)
+		document.querySelector('#tl-label').textContent.startsWith('live · tick ') && !document.querySelector('#bb-form').hidden`, id), 10*time.Second)
 	if bt.Eval[bool](t, ctx, `!document.querySelector('#agent-errors').hidden || !document.querySelector('#err-badge').hidden || !!document.querySelector('#tree g.node.errored')`) {
 		t.Fatal("error marks on an agent without errors")
 	}
@@ -825,7 +829,7 @@ func checkNodeErrors(t *testing.T, ctx context.Context, base string, s *Session)
 // told apart.
 func checkEventLabels(t *testing.T, ctx context.Context, base string) {
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=0"))
-	bt.Wait(t, ctx, "the wide tree shown", `document.querySelectorAll('#tree g.node').length === 216 && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+	bt.Wait(t, ctx, "the wide tree shown", `document.querySelectorAll('#tree g.node').length === 216 && document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, 10*time.Second)
 	bt.Run(t, ctx, chromedp.Click(`button[data-tab="events"]`, chromedp.ByQuery))
 	bt.Wait(t, ctx, "a Check named by its comparison", `Array.from(document.querySelectorAll('#events-list li')).some((li) => li.textContent.includes('Check hp < 30'))`, 10*time.Second)
 	bt.Run(t, ctx, chromedp.Click(`button[data-tab="bb"]`, chromedp.ByQuery))

@@ -77,7 +77,7 @@ func checkSlowClicks(t *testing.T, ctx context.Context, base string, mode *atomi
 	mode.Store(modePatrol)
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=0"))
 	bt.Wait(t, ctx, "running crumbs", `document.querySelectorAll('#running-list .crumb').length > 0 &&
-		document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+		document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, 10*time.Second)
 	// The leaf may change between the press and the check: the page
 	// notes what was pressed.
 	bt.Run(t, ctx, chromedp.Evaluate(`document.addEventListener('pointerdown', (e) => { window.pressed = e.target.textContent; }, true)`, nil))
@@ -190,12 +190,12 @@ func TestBrowserProgramRestart(t *testing.T) {
 	go bt.TickEvery(tctx, 50*time.Millisecond, func(now time.Duration) { first.Tick(now); second.Tick(now) })
 
 	bt.Run(t, ctx, chromedp.Navigate(srv.URL+"/#agent=0"))
-	bt.Wait(t, ctx, "agent 0 live", `document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+	bt.Wait(t, ctx, "agent 0 live", `document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, 10*time.Second)
 	bt.Run(t, ctx, chromedp.Evaluate(`window.beforeRestart = true`, nil))
 	h2 := second.Handler()
 	current.Store(&h2)
 	srv.CloseClientConnections()
-	bt.Wait(t, ctx, "the page started again", `window.beforeRestart === undefined && !!document.querySelector('#tl-label')?.textContent.startsWith('live · record')`, 20*time.Second)
+	bt.Wait(t, ctx, "the page started again", `window.beforeRestart === undefined && !!document.querySelector('#tl-label')?.textContent.startsWith('live · tick ')`, 20*time.Second)
 }
 
 // checkKeys: ← and → go through the history, End goes live, Space pauses
@@ -203,13 +203,13 @@ func TestBrowserProgramRestart(t *testing.T) {
 func checkKeys(t *testing.T, ctx context.Context, base string, s *Session) {
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1&token="+browserToken))
 	bt.Wait(t, ctx, "agent 1 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') &&
-		Number((/^live · record (\d+) /.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 3`, 10*time.Second)
+		Number((/^live · tick \d+ \(record (\d+)\)/.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) >= 3`, 10*time.Second)
 	label := `document.querySelector('#tl-label').textContent`
 	status := `document.querySelector('#agent-status').textContent`
 	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
-	bt.Wait(t, ctx, "← : history", label+`.startsWith('history · record')`, 5*time.Second)
+	bt.Wait(t, ctx, "← : history", label+`.startsWith('history · tick ')`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent(kb.End))
-	bt.Wait(t, ctx, "End: live", label+`.startsWith('live · record')`, 5*time.Second)
+	bt.Wait(t, ctx, "End: live", label+`.startsWith('live · tick ')`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent(" "))
 	bt.Wait(t, ctx, "Space: paused", status+` === 'paused'`, 5*time.Second)
 	// The reply to Pause can come before the live update with the agent's
@@ -218,9 +218,9 @@ func checkKeys(t *testing.T, ctx context.Context, base string, s *Session) {
 	s.mu.Lock()
 	rec := s.watches[1].seq
 	s.mu.Unlock()
-	bt.Wait(t, ctx, "paused at the newest record", fmt.Sprintf(`%s.startsWith('live · paused · record %d ')`, label, rec), 5*time.Second)
+	bt.Wait(t, ctx, "paused at the newest record", fmt.Sprintf(`(/^live · paused · tick \d+ \(record (\d+)\)/.exec(%s) || [])[1] === '%d'`, label, rec), 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent("s"))
-	bt.Wait(t, ctx, "S: one more tick, paused", fmt.Sprintf(`%s === 'paused' && %s.startsWith('live · paused · record %d ')`, status, label, rec+1), 5*time.Second)
+	bt.Wait(t, ctx, "S: one more tick, paused", fmt.Sprintf(`%s === 'paused' && (/^live · paused · tick \d+ \(record (\d+)\)/.exec(%s) || [])[1] === '%d'`, status, label, rec+1), 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent(" "))
 	bt.Wait(t, ctx, "Space: running again", status+` !== 'paused'`, 5*time.Second)
 }
@@ -236,7 +236,7 @@ const (
 func openLive(t *testing.T, ctx context.Context, base string, id, records int) {
 	t.Helper()
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d&token=%s", base, id, browserToken)))
-	bt.Wait(t, ctx, fmt.Sprintf("agent %d live", id), fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') && %s.startsWith('live · record') && %s >= %d`,
+	bt.Wait(t, ctx, fmt.Sprintf("agent %d live", id), fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') && %s.startsWith('live · tick ') && %s >= %d`,
 		id, tlLabel, tlRecord, records), 10*time.Second)
 }
 
@@ -248,12 +248,12 @@ func checkKeysAfterClick(t *testing.T, ctx context.Context, base string) {
 	openLive(t, ctx, base, 1, 4)
 	label, record := tlLabel, tlRecord
 	bt.Run(t, ctx, chromedp.Click("#btn-prev", chromedp.ByID))
-	bt.Wait(t, ctx, "◀ clicked: history", label+`.startsWith('history · record')`, 5*time.Second)
+	bt.Wait(t, ctx, "◀ clicked: history", label+`.startsWith('history · tick ')`, 5*time.Second)
 	at := bt.Eval[int](t, ctx, record)
 	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
-	bt.Wait(t, ctx, "then ←: one record back", fmt.Sprintf(`%s.startsWith('history · record') && %s === %d`, label, record, at-1), 5*time.Second)
+	bt.Wait(t, ctx, "then ←: one record back", fmt.Sprintf(`%s.startsWith('history · tick ') && %s === %d`, label, record, at-1), 5*time.Second)
 	bt.Run(t, ctx, chromedp.Click(`nav.tabs button[data-tab="events"]`, chromedp.ByQuery), chromedp.KeyEvent(kb.End))
-	bt.Wait(t, ctx, "a tab clicked, then End: live", label+`.startsWith('live · record')`, 5*time.Second)
+	bt.Wait(t, ctx, "a tab clicked, then End: live", label+`.startsWith('live · tick ')`, 5*time.Second)
 	status := `document.querySelector('#agent-status').textContent`
 	bt.Run(t, ctx, chromedp.Click("#btn-step", chromedp.ByID))
 	bt.Wait(t, ctx, "Step clicked: paused", status+` === 'paused'`, 5*time.Second)
@@ -429,7 +429,7 @@ func checkGotoAndFilter(t *testing.T, ctx context.Context, base string) {
 	}
 	want := int(tl.Ticks[len(tl.Ticks)-4][1].(float64))
 	bt.Run(t, ctx, chromedp.SendKeys("#tl-goto", fmt.Sprintf("%d\n", want), chromedp.ByID))
-	bt.Wait(t, ctx, "the tick typed shown", fmt.Sprintf(`%s.startsWith('history · record') && %s === %d && !document.querySelector('#tl-goto').classList.contains('bad')`, label, tick, want), 5*time.Second)
+	bt.Wait(t, ctx, "the tick typed shown", fmt.Sprintf(`%s.startsWith('history · tick ') && %s === %d && !document.querySelector('#tl-goto').classList.contains('bad')`, label, tick, want), 5*time.Second)
 	bt.Run(t, ctx, chromedp.SetValue("#tl-goto", "", chromedp.ByID), chromedp.SendKeys("#tl-goto", "999999999\n", chromedp.ByID))
 	bt.Wait(t, ctx, "a tick not in the history", `document.querySelector('#tl-goto').classList.contains('bad') &&
 		/not in the history: it holds ticks \d+ to \d+/.test(document.querySelector('#tl-goto').title)`, 5*time.Second)
@@ -486,10 +486,10 @@ func checkPastBannerKeepsUp(t *testing.T, ctx context.Context, base string, s *S
 	past := `document.querySelector('#past')`
 	behind := `Number((/(\d+) ticks? behind/.exec(` + past + `.textContent) || [0, -1])[1])`
 	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.ArrowLeft))
-	bt.Wait(t, ctx, "← ←: the banner says how far behind", `!`+past+`.hidden && `+behind+` > 0 && `+tlLabel+`.startsWith('history · record')`, 5*time.Second)
+	bt.Wait(t, ctx, "← ←: the banner says how far behind", `!`+past+`.hidden && `+behind+` > 0 && `+tlLabel+`.startsWith('history · tick ')`, 5*time.Second)
 	was := bt.Eval[int](t, ctx, behind)
 	time.Sleep(time.Second) // 20 ticks
-	if now := bt.Eval[int](t, ctx, behind); now < was+5 || !bt.Eval[bool](t, ctx, tlLabel+`.startsWith('history · record')`) {
+	if now := bt.Eval[int](t, ctx, behind); now < was+5 || !bt.Eval[bool](t, ctx, tlLabel+`.startsWith('history · tick ')`) {
 		t.Errorf("a second later: %q, want more than %d ticks behind", bt.Eval[string](t, ctx, past+`.textContent`), was+5)
 	}
 	bt.Click(t, ctx, "#past")

@@ -38,8 +38,12 @@ async function loadAgents() {
   // The entry with the keyboard focus keeps it when it is redrawn.
   const focused = document.activeElement && document.activeElement.parentElement === ul ? document.activeElement.dataset.id : null;
   const items = data.agents.map((a) => {
-    const key = JSON.stringify([a.id, a.paused, a.status, a.label, a.treeName, a.watched, a.errors || 0]);
+    // Not the label: a label with live values (the village's needs)
+    // changes on most refreshes, and its entry is kept, its text updated
+    // (setItemLabel), so that its tooltip stays up and a click lands.
+    const key = JSON.stringify([a.id, a.paused, a.status, a.treeName, a.watched, a.errors || 0]);
     const li = kept.get(key) || agentItem(a, a.watched ? h('span', { class: 'eye', text: '◉', title: 'watched' }) : null);
+    setItemLabel(li, a);
     li.dataset.key = key;
     li.classList.toggle('sel', a.id === S.agentId);
     return li;
@@ -91,10 +95,10 @@ function setupAgentListKeys() {
 
 // setupAgentListClicks: a click on an entry opens its agent (agentItem).
 // The list is asked for every 1.5 s, and the entry of an agent that
-// changed meanwhile (a label with live values changes on most) is a new
-// element: pressed on the old one and released on the new one, the
-// browser makes no click of it. Such a press and release on the entries
-// of one agent open it too.
+// changed meanwhile (its status, say; a new label only changes the
+// entry's text) is a new element: pressed on the old one and released
+// on the new one, the browser makes no click of it. Such a press and
+// release on the entries of one agent open it too.
 function setupAgentListClicks() {
   const ul = $('#agent-list');
   let pressed = null;
@@ -123,20 +127,34 @@ function errCountText(n) {
 }
 
 // agentItem is an agent's entry in the list; mark follows its label.
+// The id and the label (else the tree's name) wrap, in two lines at
+// most; the open agent's entry, and one focused with the keys, show the
+// label in full, and the tooltip has it too (setItemLabel).
 function agentItem(a, mark) {
   const st = a.paused ? 'paused' : a.status;
   // Focusable (see rovingTab): Enter or Space opens it.
-  return h('li', { 'data-id': a.id, class: 'agent-item' + (a.id === S.agentId ? ' sel' : ''), title: '#' + a.id + (a.label ? ' · ' + a.label : '') + ' · ' + a.treeName + ' · ' + st,
+  const li = h('li', { 'data-id': a.id, 'data-status': st, class: 'agent-item' + (a.id === S.agentId ? ' sel' : ''),
     tabindex: -1, role: 'button', onclick: (e) => {
       openAgent(a.id);
       // Clicked (not a key): the page's keys (Space, End) stay the page's.
       if (e.detail) e.currentTarget.blur();
     } },
     h('span', { class: 'dot ' + st }),
-    h('span', { class: 'aid', text: '#' + a.id }),
-    h('span', { class: 'alabel', text: a.label || a.treeName }),
+    h('span', { class: 'atext' }, h('span', { class: 'aid', text: '#' + a.id }), ' ', h('span', { class: 'alabel' })),
     mark,
     a.errors ? h('span', { class: 'errc', text: '⚠ ' + errCountText(a.errors), title: a.errors + ' node error' + (a.errors === 1 ? '' : 's') }) : null);
+  setItemLabel(li, a);
+  return li;
+}
+
+// setItemLabel puts a's label (else its tree's name) in its entry li,
+// and in the entry's tooltip, when they changed.
+function setItemLabel(li, a) {
+  const text = a.label || a.treeName;
+  const el = li.querySelector('.alabel');
+  if (el.textContent !== text) el.textContent = text;
+  const title = '#' + a.id + (a.label ? ' · ' + a.label : '') + ' · ' + a.treeName + ' · ' + li.dataset.status;
+  if (li.title !== title) li.title = title;
 }
 
 // treeName names a tree of the list; trees of the same name (two files

@@ -230,7 +230,7 @@ function renderAgentBar(a) {
   const title = 'Agent #' + a.id + ' · ' + a.treeName;
   $('#agent-title').textContent = title;
   $('#agent-title').title = title + (a.label ? ' · ' + a.label : '');
-  $('#agent-label').textContent = a.label || '';
+  $('#agent-label').textContent = $('#agent-label').title = a.label || '';
   const st = $('#agent-status');
   const state = a.removed ? 'removed' : a.paused ? 'paused' : a.status;
   st.textContent = state;

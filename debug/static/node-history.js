@@ -213,7 +213,7 @@ function renderNodeJumps(nh) {
     const seq = nhFind(nh, b.dataset.jump, dir);
     const row = seq != null ? S.timeline.find((t) => t[0] === seq) : null;
     const where = dir < 0 ? 'earlier' : 'later';
-    const title = row ? (dir < 0 ? 'Previous' : 'Next') + ' record in which ' + jump.what + ': record ' + seq + ', tick ' + row[1]
+    const title = row ? (dir < 0 ? 'Previous' : 'Next') + ' record in which ' + jump.what + ': ' + tickWhere(row[1], seq)
       : 'No ' + where + ' record in which ' + jump.what + (S.rec ? ' in the recording' : ' in the history');
     if (b.title !== title) b.title = title;
     if (b.disabled !== !row) b.disabled = !row;
@@ -248,7 +248,7 @@ function setupNodeHistory() {
     const at = t && S.nodeHist ? nhAt(S.nodeHist, t[0]) : null;
     let title = '';
     if (t) {
-      title = 'record ' + t[0] + ' · tick ' + t[1] + ' · ';
+      title = tickWhere(t[1], t[0]) + ' · ';
       if (!at) title += 'not loaded yet';
       else {
         const low = at[0].toLowerCase();

@@ -16,16 +16,31 @@ function show(v) {
   const tick = v.tick != null ? v.tick : row ? row[1] : null;
   const a = S.agent || {};
   const mode = S.rec ? 'recording' : !v.live ? 'history' : a.removed ? 'last state' : a.paused ? 'live · paused' : 'live';
-  const text = mode + ' · ' + (v.seq ? 'record ' + v.seq + ' · tick ' + (tick != null ? tick : '?') +
+  // The tick first, as the header, the banner and the ▶ field count
+  // them; then the record (tickWhere).
+  const text = mode + ' · ' + (v.seq ? tickWhere(tick, v.seq) +
     ' · t=' + fmtMs(v.nowMs) + ' · root ' + v.status + (v.between ? ' · between ticks' : '') +
     ' · ' + (v.events ? v.events.length : 0) + ' events' : 'no ticks recorded yet') + (v.note ? ' · ' + v.note : '');
   const lbl = $('#tl-label');
   lbl.textContent = text;
-  lbl.title = text;
+  lbl.title = v.seq ? text + '\n' + TICK_RECORD : text;
   renderPast(mode === 'history' ? tick : null);
   drawStrip();
   renderPlay();
 }
+
+// tickWhere names a record of the history by its tick and its number:
+// "tick 412 (record 37)". The tick is the session's (the header's count,
+// what the ▶ field takes), and several records can have the same (a
+// record of events between ticks has the tick before them); the record
+// numbers count the agent's records from 1, when watching began, and are
+// what the strip, the slider and the node's history step through.
+function tickWhere(tick, seq) {
+  return 'tick ' + (tick != null ? tick : '?') + ' (record ' + seq + ')';
+}
+const TICK_RECORD = 'tick: the session\'s tick count, as the header, the "Viewing tick" banner and the tick field count them; ' +
+  'record: the number of this record in the agent\'s history, counted from 1 when watching began (a record per tick the agent ran, ' +
+  'and one for events between ticks)';
 
 // renderPast marks a live agent's view while it shows an earlier tick:
 // the tree's frame is tinted and a banner says which tick, how far
@@ -42,6 +57,23 @@ function renderPast(tick) {
   const text = 'Viewing tick ' + tick + (behind > 0 ? ' · ' + behind + (behind === 1 ? ' tick' : ' ticks') + ' behind the newest' : '') + ' · ● Live';
   if (b.textContent !== text) b.textContent = text;
   b.hidden = false;
+  placePast();
+}
+
+// placePast puts the history banner at the tree's top left corner, or
+// under the view's buttons where the view is too narrow for both side by
+// side (it would hide some of them).
+function placePast() {
+  const b = $('#past');
+  if (b.hidden) return;
+  b.style.top = '';
+  const r = b.getBoundingClientRect();
+  let under = 0;
+  for (const c of $('#view-controls').children) {
+    const q = c.getBoundingClientRect();
+    if (q.width && r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom) under = $('#view-controls').getBoundingClientRect().bottom;
+  }
+  if (under) b.style.top = under - $('#tree-wrap').getBoundingClientRect().top + 6 + 'px';
 }
 
 function setLive(on) {
@@ -241,6 +273,8 @@ function setupTimeline() {
   });
   $('#btn-live').onclick = () => setLive(true);
   $('#past').onclick = () => setLive(true);
+  // A window made narrower or wider may move it (placePast).
+  new ResizeObserver(placePast).observe($('#tree-wrap'));
   $('#btn-prev').onclick = () => scrubTo(shownSeq() - 1);
   $('#btn-next').onclick = () => scrubTo(shownSeq() + 1);
   const strip = $('#tl-strip');
@@ -255,7 +289,7 @@ function setupTimeline() {
     const t = stripAt(e.offsetX);
     const names = { r: 'running', s: 'success', f: 'failure' };
     const marks = t ? t[6] || 0 : 0;
-    const title = !t ? (S.timeline.length && !S.rec ? 'click: the live tick' : '') : 'record ' + t[0] + ' · tick ' + t[1] + ' · t=' + fmtMs(t[2]) + ' · ' +
+    const title = !t ? (S.timeline.length && !S.rec ? 'click: the live tick' : '') : tickWhere(t[1], t[0]) + ' · t=' + fmtMs(t[2]) + ' · ' +
       (t[5] ? 'between ticks' : names[t[3]] || 'no result') + ' · ' + t[4] + ' events' +
       (marks & MARK_HALTED ? ' · a running node halted' : '') + (marks & MARK_ERROR ? ' · node error' : '');
     if (strip.title !== title) strip.title = title;

@@ -205,7 +205,7 @@ func TestBrowserDemo(t *testing.T) {
 	const newest = `Number((/record (\d+)/.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1])`
 	bt.Wait(t, ctx, "history", `(() => { const r = document.querySelector('#tl-range'); return `+newest+` - Number(r.min) >= 30; })()`, 20*time.Second)
 	seq := bt.Eval[float64](t, ctx, `(() => { const r = document.querySelector('#tl-range'); r.value = `+newest+` - 25; r.dispatchEvent(new Event('input')); return Number(r.value); })()`)
-	bt.Wait(t, ctx, "scrubbed label", fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('history · record %d ')`, int(seq)), 10*time.Second)
+	bt.Wait(t, ctx, "scrubbed label", fmt.Sprintf(`(/^history · tick \d+ \(record (\d+)\)/.exec(document.querySelector('#tl-label').textContent) || [])[1] === '%d'`, int(seq)), 10*time.Second)
 	if bt.Eval[bool](t, ctx, `document.querySelector('#btn-live').classList.contains('on')`) {
 		t.Error("still live after scrubbing")
 	}
@@ -328,7 +328,7 @@ func TestBrowserDemo(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.__hold = false; window.__held.splice(0).forEach((f) => f())`, nil)); err != nil {
 		t.Fatal(err)
 	}
-	bt.Wait(t, ctx, "resumed, live", `document.querySelector('#agent-status').textContent === 'running' && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 5*time.Second)
+	bt.Wait(t, ctx, "resumed, live", `document.querySelector('#agent-status').textContent === 'running' && document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, 5*time.Second)
 	// The Set button stays put while the live rows above it come and go
 	// (they scroll in their own box), so a click finds it.
 	if err := chromedp.Run(ctx,
@@ -538,8 +538,7 @@ func TestBrowserBreakpoints(t *testing.T) {
 	}
 	// The timeline shows the tick of the hit too, while the session ticks on.
 	time.Sleep(300 * time.Millisecond)
-	if l := bt.Eval[string](t, ctx, `document.querySelector('#tl-label').textContent`); !strings.HasPrefix(l, "live · paused · record ") ||
-		!strings.Contains(l, fmt.Sprintf(" · tick %d · ", a.LastBreak.Tick)) {
+	if l := bt.Eval[string](t, ctx, `document.querySelector('#tl-label').textContent`); !strings.HasPrefix(l, fmt.Sprintf("live · paused · tick %d (record ", a.LastBreak.Tick)) {
 		t.Errorf("timeline label %q, hit at tick %d", l, a.LastBreak.Tick)
 	}
 	// The agent bar gives its room to the title first: "Agent #3 ·
@@ -648,7 +647,7 @@ func checkRecordingShown(t *testing.T, ctx context.Context, name string, rec rec
 		"Recording: "+name+", exported "), 10*time.Second)
 	last := rec.Ticks[len(rec.Ticks)-1]
 	tickLabel := func(seq, tick int) string {
-		return fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('recording · record %d · tick %d ')`, seq, tick)
+		return fmt.Sprintf(`document.querySelector('#tl-label').textContent.startsWith('recording · tick %d (record %d) ')`, tick, seq)
 	}
 	bt.Wait(t, ctx, "last tick shown", tickLabel(last.Seq, last.Tick), 5*time.Second)
 	if n := bt.Eval[float64](t, ctx, `document.querySelectorAll('#tree g.node').length`); int(n) != treeLen {
@@ -895,13 +894,13 @@ func TestBrowserRemovedAgentAndNarrowWindow(t *testing.T) {
 	bt.Wait(t, ctx, "header live", `document.querySelector('#conn').textContent === 'live' && document.querySelector('#clock').textContent.includes(' 3 agents')`, 5*time.Second)
 	clock := bt.Eval[string](t, ctx, `document.querySelector('#clock').textContent`)
 	bt.Wait(t, ctx, "header ticking", fmt.Sprintf(`document.querySelector('#clock').textContent !== %q`, clock), 5*time.Second)
-	if l := bt.Eval[string](t, ctx, `document.querySelector('#tl-label').textContent`); !strings.HasPrefix(l, "last state · record ") {
+	if l := bt.Eval[string](t, ctx, `document.querySelector('#tl-label').textContent`); !strings.HasPrefix(l, "last state · tick ") {
 		t.Errorf("timeline label %q", l)
 	}
 	if err := chromedp.Run(ctx, chromedp.Click("#btn-prev", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	bt.Wait(t, ctx, "history of the removed agent", `document.querySelector('#tl-label').textContent.startsWith('history · record ')`, 5*time.Second)
+	bt.Wait(t, ctx, "history of the removed agent", `document.querySelector('#tl-label').textContent.startsWith('history · tick ')`, 5*time.Second)
 	resp, err := http.Get(base + "/api/agents/1/export")
 	if err != nil {
 		t.Fatal(err)
@@ -915,7 +914,7 @@ func TestBrowserRemovedAgentAndNarrowWindow(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/#agent=2")); err != nil {
 		t.Fatal(err)
 	}
-	bt.Wait(t, ctx, "wide tree", `document.querySelectorAll('#tree g.node').length === 41 && document.querySelector('#tl-label').textContent.startsWith('live · record')`, 10*time.Second)
+	bt.Wait(t, ctx, "wide tree", `document.querySelectorAll('#tree g.node').length === 41 && document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, 10*time.Second)
 	inView := `(() => {
 		const s = document.querySelector('#tree').getBoundingClientRect();
 		const n = document.querySelector('#tree g.node[data-id="%s"] rect').getBoundingClientRect();

@@ -101,15 +101,8 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 	return "http://" + ln.Addr().String(), s, mode
 }
 
-// TestBrowserPage checks the page at 1024×768: the statistics table,
-// following the running node on a wide tree (or the last tick's deepest
-// node when none runs), the Node tab of a node that never ran, the
-// breakpoint banner while scrubbing, scrubbing a full history, forcing a
-// node's result, the minimap of the wide tree, the left to right layout,
-// an agent that is not (or no longer) in the session, the agent list's
-// refresh leaving unchanged entries alone, narrow windows, agents' labels
-// in the list, the timeline's label, and node errors (last: it adds an
-// agent).
+// TestBrowserPage checks the page at 1024×768, a subtest per feature (the
+// t.Run list below); the node errors come last (they add an agent).
 func TestBrowserPage(t *testing.T) {
 	ctx := bt.Start(t, 1024, 768)
 	thrown := bt.Errors(ctx)
@@ -144,6 +137,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("keys", func(t *testing.T) { checkKeys(t, ctx, base, s) })
 	t.Run("keys after a click", func(t *testing.T) { checkKeysAfterClick(t, ctx, base) })
 	t.Run("node list keys", func(t *testing.T) { checkNodeListKeys(t, ctx, base) })
+	t.Run("path end keys", func(t *testing.T) { checkPathEndKeys(t, ctx, base) })
 	t.Run("review fixes", func(t *testing.T) { checkReviewFixes(t, ctx, base) })
 	t.Run("past banner keeps up", func(t *testing.T) { checkPastBannerKeepsUp(t, ctx, base, s) })
 	t.Run("sole agent", func(t *testing.T) { checkSoleAgent(t, ctx) })

@@ -45,10 +45,11 @@ const NODE_LISTS = [
 
 // setupNodeListKeys: in a list of nodes (NODE_LISTS) focused with Tab,
 // ↑ and ↓ (Home, End) move a cursor over the rows, ← and → along a
-// running path, and Enter or Space selects the node under the cursor and
-// shows it in the tree. The rows are redrawn live, so the cursor is a
-// row and a place in it, put back after each redraw; it starts at the
-// selected node's row.
+// running path (at its ends, they are the page's: through the history),
+// and Enter or Space selects the node under the cursor and shows it in
+// the tree. The rows are redrawn live, so the cursor is a row and a place
+// in it, put back after each redraw; it starts at the selected node's
+// row.
 function setupNodeListKeys() {
   for (const d of NODE_LISTS) {
     const list = $(d.list);
@@ -103,10 +104,14 @@ function setupNodeListKeys() {
         case 'Home': cur.row = 0; cur.col = -1; break;
         case 'End': cur.row = rs.length - 1; cur.col = -1; break;
         case 'ArrowLeft':
-        case 'ArrowRight':
-          if (ns.length < 2) return; // the page's keys: through the history
-          cur.col = Math.max(0, Math.min(ns.length - 1, col + (e.key === 'ArrowLeft' ? -1 : 1)));
+        case 'ArrowRight': {
+          const to = col + (e.key === 'ArrowLeft' ? -1 : 1);
+          // At an end of the path (or in a row of one node), nothing to
+          // move to: the page's keys, through the history.
+          if (to < 0 || to >= ns.length) return;
+          cur.col = to;
           break;
+        }
         case 'Enter':
         case ' ': {
           const el = list.querySelector('.kbd');

@@ -1,0 +1,65 @@
+package debug
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	bt "github.com/arborbt/arbor/internal/browsertest"
+)
+
+// checkPathEndKeys checks that ← and → in the running paths (focused
+// with Tab) move the cursor along a path and, at its ends, where there is
+// nothing to move to, are the page's: → at the leaf reaches the page, ←
+// at the root steps back through the history.
+func checkPathEndKeys(t *testing.T, ctx context.Context, base string) {
+	openLive(t, ctx, base, 1, 4)
+	status := `document.querySelector('#agent-status').textContent`
+	t.Cleanup(func() { control(t, base, "POST", "/api/agents/1/resume", "{}") })
+	control(t, base, "POST", "/api/agents/1/pause", "{}")
+	bt.Wait(t, ctx, "paused", status+` === 'paused'`, 5*time.Second)
+	paths := `Array.from(document.querySelectorAll('#running-list > li')).some((li) => li.querySelectorAll('[data-node]').length >= 2)`
+	for i := 0; i < 20 && !bt.Eval[bool](t, ctx, paths); i++ {
+		control(t, base, "POST", "/api/agents/1/step", "{}")
+		bt.Wait(t, ctx, "the step shown", status+` === 'paused'`, 5*time.Second)
+	}
+	bt.Wait(t, ctx, "a running path of two nodes or more", paths, 5*time.Second)
+	kbd := `document.querySelector('#running-list .kbd')`
+	// The cursor's place in its path: the number of nodes before it.
+	before := `(() => { const k = ` + kbd + `; if (!k) return -1; return Array.from(k.closest('li').querySelectorAll('[data-node]')).indexOf(k); })()`
+	// The arrows that reach the page (the document), as it sees them.
+	bt.Run(t, ctx, chromedp.Evaluate(`window.__arrows = []; document.addEventListener('keydown', (e) => { if (e.key.startsWith('Arrow')) window.__arrows.push(e.key); })`, nil))
+	bt.Click(t, ctx, "#running-now h3")
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#running-list').focus()`, nil))
+	bt.Wait(t, ctx, "focused: the cursor on the first path's leaf", `document.activeElement.id === 'running-list' && `+kbd+` === document.querySelector('#running-list > li').lastElementChild`, 5*time.Second)
+	n := bt.Eval[int](t, ctx, `document.querySelector('#running-list > li').querySelectorAll('[data-node]').length`)
+	rec := bt.Eval[int](t, ctx, tlRecord)
+	// → at the leaf: nothing to move to; the page has it (live already:
+	// it stays live).
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
+	bt.Wait(t, ctx, "→ at the leaf reached the page", `window.__arrows.join() === 'ArrowRight'`, 5*time.Second)
+	if got := bt.Eval[int](t, ctx, before); got != n-1 {
+		t.Errorf("→ at the leaf moved the cursor to place %d of %d", got, n)
+	}
+	// ← up to the root: the list's.
+	for k := n - 2; k >= 0; k-- {
+		bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
+		bt.Wait(t, ctx, "← along the path", fmt.Sprintf(`%s === %d`, before, k), 5*time.Second)
+	}
+	if got := bt.Eval[string](t, ctx, `window.__arrows.join()`); got != "ArrowRight" {
+		t.Errorf("the arrows that moved the cursor reached the page too: %q", got)
+	}
+	if got := bt.Eval[string](t, ctx, tlLabel); !strings.HasPrefix(got, "live · paused") {
+		t.Errorf("← along the path moved the timeline: %q", got)
+	}
+	// ← at the root: the page's, one tick back.
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
+	bt.Wait(t, ctx, "← at the root: the record before", fmt.Sprintf(`%s.startsWith('history · record %d ') && window.__arrows.join() === 'ArrowRight,ArrowLeft'`, tlLabel, rec-1), 5*time.Second)
+	bt.Click(t, ctx, "#btn-live")
+	bt.Wait(t, ctx, "live again", tlLabel+`.startsWith('live')`, 5*time.Second)
+}

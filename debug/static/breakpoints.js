@@ -48,12 +48,25 @@ function markBreakpoints(bps) {
   // one dot for them all (its own, if it has one, first).
   S.bpLayer.replaceChildren(...markGroups(bps).map(([at, group]) => {
     const n = S.tree.nodes[at];
-    const dot = s('circle', { class: 'bp-dot', 'data-node': group[0].node, cx: n.x - n.w / 2, cy: n.y + 20, r: 6 });
+    const [cx, cy] = bpDotAt(n);
+    const dot = s('circle', { class: 'bp-dot', 'data-node': group[0].node, cx, cy, r: 6 });
     const title = s('title');
     title.textContent = group.map((b) => hiddenNote(b.node) + 'breakpoint: ' + b.on.join(', ')).join('\n');
     dot.append(title);
     return dot;
   }));
+}
+
+// bpDotAt is where node n's breakpoint dot goes, clear of the edges and
+// of the node's other marks. Top-down, the middle of its left side (the
+// edges meet the top and bottom sides). Left to right, the edges meet
+// the left and right sides (and, from a parent far above or below, pass
+// near their corners), the fold control is on the right side, a guard's
+// badge on the top left corner, a force's on the top right one: on the
+// bottom side, near the left, a little below it (clear of the text).
+function bpDotAt(n) {
+  const x0 = n.x - n.w / 2;
+  return S.lr ? [x0 + 18, n.y + NODE_H + 1] : [x0, n.y + NODE_H / 2];
 }
 
 // markGroups groups marks ({node, ...}) by the node they are drawn on

@@ -154,3 +154,9 @@ function unfoldAll() {
   setFolds([], S.selected >= 0 ? S.selected : 0);
   focus(S.selected >= 0 ? S.selected : S.followed >= 0 ? S.followed : 0, false);
 }
+
+// renderFoldTitles says where the fold controls are, in the layout shown.
+function renderFoldTitles() {
+  $('#btn-fold-idle').title = 'Collapse every subtree in which nothing runs (C); the − and +N ' +
+    (S.lr ? 'on a node\'s right side' : 'under a node') + ' collapse and expand it';
+}

@@ -186,11 +186,14 @@ function drawTree() {
   const keys = foldKeys(t);
   S.folded = new Set(t.nodes.filter((n) => drawKids(n).length > 0 && folds.has(keys[n.id])).map((n) => n.id));
   S.hiddenIn = new Map();
+  const below = []; // the number of nodes under each node
   const walk = (i, d, hider) => {
     S.depth[i] = d;
     if (hider >= 0) S.hiddenIn.get(hider).push(i);
     else if (S.folded.has(i)) { hider = i; S.hiddenIn.set(i, []); }
-    for (const c of drawKids(t.nodes[i])) walk(c, d + 1, hider);
+    below[i] = 0;
+    for (const c of drawKids(t.nodes[i])) below[i] += 1 + walk(c, d + 1, hider);
+    return below[i];
   };
   if (t.nodes.length) walk(0, 0, -1);
   layoutTree(t, S.folded, S.lr);
@@ -248,7 +251,7 @@ function drawTree() {
       gt.textContent = 'G';
       g.append(gt);
     }
-    if (drawKids(n).length) g.append(foldButton(n));
+    if (drawKids(n).length) g.append(foldButton(n, below[n.id]));
     if (n.inGuard) g.classList.add('guardnode');
     nodes.append(g);
     S.nodeEls[n.id] = g;
@@ -259,8 +262,9 @@ function drawTree() {
 
 // foldButton is the control at the bottom of a node with children (at
 // its right side, left to right: where its edges leave): − collapses the
-// node's subtree; on a collapsed node, +N (the nodes it hides) expands it.
-function foldButton(n) {
+// node's subtree (the count nodes under it); on a collapsed node, +N
+// (the nodes it hides) expands it. Its tooltip says where they are.
+function foldButton(n, count) {
   const hidden = S.hiddenIn.get(n.id);
   const text = hidden ? '+' + hidden.length : '−';
   const w = hidden ? 12 + 6.5 * text.length : 14;
@@ -269,7 +273,9 @@ function foldButton(n) {
   const at = S.lr ? `${n.w - 5 + w / 2},${NODE_H / 2}` : `${n.w / 2},${NODE_H + 2}`;
   const b = s('g', { class: 'fold' + (hidden ? ' folded' : ''), 'data-fold': n.id, transform: `translate(${at})` });
   const title = s('title');
-  title.textContent = hidden ? 'Expand: show the ' + hidden.length + ' nodes below' : 'Collapse: hide the nodes below';
+  const nodes = (k) => (k === 1 ? 'the node' : 'the ' + k + ' nodes');
+  const where = S.lr ? 'on its right' : 'below it';
+  title.textContent = hidden ? 'Expand: show ' + nodes(hidden.length) + ' it hides, ' + where : 'Collapse: hide ' + nodes(count) + ' ' + where;
   const lbl = s('text', { x: 0, y: 3.5, 'text-anchor': 'middle' });
   lbl.textContent = text;
   b.append(title, s('rect', { x: -w / 2, y: -7, width: w, height: 14, rx: 7 }), lbl);
@@ -355,6 +361,7 @@ function setLayout(lr) {
   const t = S.tree;
   const was = S.lr;
   S.lr = lr;
+  renderFoldTitles();
   if (was === lr || !t || !t.nodes.length) return;
   const goal = viewGoal();
   const whole = sameView(goal, fitView());

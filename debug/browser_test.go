@@ -125,6 +125,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("find collapsed", func(t *testing.T) { checkFindCollapsed(t, ctx, base) })
 	t.Run("minimap", func(t *testing.T) { checkMinimap(t, ctx, base) })
 	t.Run("layout", func(t *testing.T) { checkLayout(t, ctx, base, mode) })
+	t.Run("auto-collapse", func(t *testing.T) { checkAutoFold(t, ctx, base, mode) })
 	t.Run("left to right marks", func(t *testing.T) { checkLeftRightMarks(t, ctx, base) })
 	t.Run("world controls", func(t *testing.T) { checkWorldControls(t, ctx, base) })
 	t.Run("events name checks", func(t *testing.T) { checkEventLabels(t, ctx, base) })

@@ -4,9 +4,10 @@
 
 // Keys, anywhere but in a field: ← and → go through the history a tick
 // at a time, End goes live; with controls, Space pauses or resumes the
-// agent, S steps it and P pauses or resumes them all. On a button, a
-// link or a checkbox focused from the keyboard, Space and Enter are
-// theirs; a button clicked with the mouse lets the focus go
+// agent, S steps it and P pauses or resumes them all; C collapses the
+// idle subtrees, A turns Auto-collapse on or off, E expands everything.
+// On a button, a link or a checkbox focused from the keyboard, Space and
+// Enter are theirs; a button clicked with the mouse lets the focus go
 // (setupClickBlur), so the keys work after a click on ◀ or Step.
 function setupKeys() {
   document.addEventListener('keydown', (e) => {
@@ -22,7 +23,7 @@ function setupKeys() {
     }
     if ($('#agent-view').hidden) return;
     // Collapsing needs a tree only; the others a history.
-    const fold = { c: foldIdle, e: unfoldAll }[e.key.toLowerCase()];
+    const fold = { c: foldIdle, e: unfoldAll, a: () => setAutoFold(!AUTO.on) }[e.key.toLowerCase()];
     if (fold && S.tree) {
       fold();
       e.preventDefault();

@@ -36,6 +36,7 @@ async function start() {
   setupPanZoom();
   setupMinimap();
   setupLayout();
+  setupAutoFold();
   setupNodeLists();
   setupNodeListKeys();
   setupBBPick();

@@ -6,6 +6,9 @@
 function show(v) {
   S.shown = v;
   renderHit(false);
+  // Auto-collapse: collapsed anew, Follow checks that its node is still
+  // in view.
+  if (autoFold(v) && S.follow) S.followed = -1;
   paint(v.nodes);
   renderRunning(v.running || []);
   followActive(v, false);

@@ -127,8 +127,8 @@ func checkAutoFold(t *testing.T, ctx context.Context, base string, mode *atomic.
 	mode.Store(modePatrol)
 	bt.Wait(t, ctx, "patrolling again: patrol open", foldPill(patrol)+` === '−'`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, fleeSeq), nil))
-	bt.Wait(t, ctx, "a fleeing tick of the history: flee open, patrol collapsed", fmt.Sprintf(`%s.startsWith('history · record %d ') && %s === '−' && %s === '+4' && %s === 57`,
-		tlLabel, fleeSeq, foldPill(flee), foldPill(patrol), treeNodes), 5*time.Second)
+	bt.Wait(t, ctx, "a fleeing tick of the history: flee open, patrol collapsed", fmt.Sprintf(`/^history · tick \d+ \(record %d\) /.test(%s) && %s === '−' && %s === '+4' && %s === 57`,
+		fleeSeq, tlLabel, foldPill(flee), foldPill(patrol), treeNodes), 5*time.Second)
 	bt.Run(t, ctx, chromedp.KeyEvent(kb.End))
 	bt.Wait(t, ctx, "live: patrol open, flee collapsed", fmt.Sprintf(`%s.startsWith('live') && %s === '−' && %s === '+2' && %s === 59`,
 		tlLabel, foldPill(patrol), foldPill(flee), treeNodes), 10*time.Second)
@@ -138,7 +138,7 @@ func checkAutoFold(t *testing.T, ctx context.Context, base string, mode *atomic.
 	ticks := func(n int) {
 		t.Helper()
 		from := bt.Eval[int](t, ctx, tlRecord)
-		bt.Wait(t, ctx, fmt.Sprintf("%d more ticks", n), fmt.Sprintf(`%s.startsWith('live · record') && %s >= %d`, tlLabel, tlRecord, from+n), 10*time.Second)
+		bt.Wait(t, ctx, fmt.Sprintf("%d more ticks", n), fmt.Sprintf(`%s.startsWith('live · tick') && %s >= %d`, tlLabel, tlRecord, from+n), 10*time.Second)
 	}
 	// Expanded and collapsed by the user: they stay so.
 	attack, attack2 := kids[1], kids[2]

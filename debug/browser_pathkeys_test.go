@@ -57,9 +57,10 @@ func checkPathEndKeys(t *testing.T, ctx context.Context, base string) {
 	if got := bt.Eval[string](t, ctx, tlLabel); !strings.HasPrefix(got, "live · paused") {
 		t.Errorf("← along the path moved the timeline: %q", got)
 	}
-	// ← at the root: the page's, one tick back.
+	// ← at the root: the page's, back into the history (the record
+	// shown live, or the one before).
 	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
-	bt.Wait(t, ctx, "← at the root: the record before", fmt.Sprintf(`%s.startsWith('history · record %d ') && window.__arrows.join() === 'ArrowRight,ArrowLeft'`, tlLabel, rec-1), 5*time.Second)
+	bt.Wait(t, ctx, "← at the root: back in the history", fmt.Sprintf(`%s.startsWith('history · tick ') && %s >= %d && %s <= %d && window.__arrows.join() === 'ArrowRight,ArrowLeft'`, tlLabel, tlRecord, rec-1, tlRecord, rec), 5*time.Second)
 	bt.Click(t, ctx, "#btn-live")
 	bt.Wait(t, ctx, "live again", tlLabel+`.startsWith('live')`, 5*time.Second)
 }

@@ -401,7 +401,7 @@ func decodeCond(v *rawdoc.Value, path string, el *errList, depth int) *Cond {
 		if k == "op" || k == "value" {
 			k = "key"
 		}
-		if k == "comment" {
+		if k == "comment" || k == "description" {
 			continue
 		}
 		known := false

@@ -386,3 +386,20 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// A condition object takes a comment or a description, as machines,
+// states and transitions do; any other unknown key is an error.
+func TestConditionComments(t *testing.T) {
+	for _, key := range []string{"comment", "description"} {
+		src := `{"fsm": {"M": {"initial": "A", "states": {"A": {"transitions": [
+			{"to": "B", "when": {"key": "hp", "op": "<", "value": 1, "` + key + `": "hurt"}}]}, "B": {}}}}}`
+		if _, err := fsm.ParseJSON([]byte(src)); err != nil {
+			t.Errorf("%s on a condition: %v", key, err)
+		}
+	}
+	src := `{"fsm": {"M": {"initial": "A", "states": {"A": {"transitions": [
+		{"to": "B", "when": {"key": "hp", "op": "<", "value": 1, "note": "hurt"}}]}, "B": {}}}}}`
+	if _, err := fsm.ParseJSON([]byte(src)); err == nil {
+		t.Error("an unknown key on a condition parsed")
+	}
+}

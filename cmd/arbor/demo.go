@@ -160,7 +160,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 					mt = nm
 				}
 			})
-			fmt.Fprintf(stdout, "arbor demo: reloaded the trees (%d agents)\n", moved)
+			fmt.Fprintf(stdout, "arbor demo: reloaded the trees (%s)\n", plural(moved, "agent"))
 		})
 	}
 	done := make(chan struct{})
@@ -332,7 +332,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 			names[tree] = filepath.Base(path)
 			current[path] = tree
 		})
-		fmt.Fprintf(stdout, "arbor serve: reloaded %s (%d agents)\n", path, moved)
+		fmt.Fprintf(stdout, "arbor serve: reloaded %s (%s)\n", path, plural(moved, "agent"))
 	})
 	done := make(chan struct{})
 	go func() {

@@ -164,6 +164,7 @@ func NewAgent(t *Tree, opts ...AgentOption) *Agent {
 	if a.bb.global == nil {
 		a.bb.global = NewGlobals()
 	}
+	a.seedRandom()
 	a.awake()
 	return a
 }
@@ -233,6 +234,7 @@ func (a *Agent) SetTree(t *Tree) error {
 		a.Halt()
 	}
 	a.bind(t)
+	a.seedRandom()
 	a.awake()
 	return nil
 }
@@ -427,6 +429,7 @@ func (a *Agent) Reset() {
 	}
 	clear(a.st)
 	clear(a.mem)
+	a.seedRandom() // the random composites draw again from their seeds
 	for i := range a.tree.nodes {
 		n := &a.tree.nodes[i]
 		if n.umemHeap {

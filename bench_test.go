@@ -98,6 +98,12 @@ func BenchmarkNodes(b *testing.B) {
 		{"ReactiveSequence", arbor.ReactiveSequence(arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.Leaf("Run"))},
 		{"Parallel", arbor.Parallel(-1, 0, arbor.Leaf("Run"), arbor.Leaf("Run"), arbor.Leaf("Run"), arbor.Leaf("Run"))},
 		{"ParallelAll", arbor.ParallelAll(1, arbor.Leaf("Run"), arbor.Leaf("Run"), arbor.Leaf("Run"), arbor.Leaf("Run"))},
+		// The random composites draw an order in every tick here (each
+		// tick is a whole activation).
+		{"RandomSelector", arbor.RandomSelector(arbor.AlwaysFailure(), arbor.AlwaysFailure(), arbor.AlwaysFailure(), arbor.Leaf("Act"))},
+		{"RandomSequence", arbor.RandomSequence(arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.Leaf("Act"))},
+		{"RandomWeighted", arbor.RandomSequence(arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.Leaf("Act")).
+			With("weights", []any{4, 2, 1, 0.5})},
 		{"Inverter", arbor.Inverter(arbor.Leaf("Act"))},
 		{"Repeat", arbor.Repeat(0, arbor.Leaf("Act"))},
 		{"Timeout", arbor.Timeout(time.Hour, arbor.Leaf("Run"))},

@@ -280,6 +280,8 @@ func (c *compiler) params(p *proto, pr *paramReader, nk int) {
 		n.flag = pr.boolean("retryFailed", false)
 	case kParallelAll:
 		n.a = pr.count("maxFailures", 1, false, upTo, upToRule)
+	case kRandomSelector, kRandomSequence:
+		c.randomParams(p, pr, nk)
 	case kRepeat:
 		n.a = pr.count("count", 0, true, func(v int64) bool { return v >= -1 }, "0 or -1 for forever, or ≥ 1")
 	case kRetryUntilSuccessful:
@@ -524,6 +526,10 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 	}
 	if !inGuard {
 		act, life := memory(n.kind)
+		if isRandomKind(n.kind) {
+			act, life = randomWords(len(p.kids))
+			t.random = append(t.random, i)
+		}
 		n.mem, n.actW = int32(t.words), act
 		t.words += int(act + life)
 		if n.user != nil {

@@ -131,7 +131,7 @@ func Leaf(typ string, params ...any) *Node {
 
 // Branch returns a node of a registered control or decorator type (see
 // RegisterControl) with the given children; set parameters with With:
-// Branch("RandomSelector", a, b).With("seed", 7).
+// Branch("UtilitySelector", a, b).With("threshold", 7).
 func Branch(typ string, children ...*Node) *Node { return composite(typ, children) }
 
 func composite(typ string, children []*Node) *Node {
@@ -164,6 +164,17 @@ func Selector(children ...*Node) *Node { return composite("Selector", children) 
 // ReactiveSelector re-checks its children from the first (the highest
 // priority) on every tick.
 func ReactiveSelector(children ...*Node) *Node { return composite("ReactiveSelector", children) }
+
+// RandomSelector is a Selector over an order of its children drawn at
+// random when each activation starts (see the package documentation,
+// Random composites). Set its parameters with With: "weights" (one number
+// ≥ 0 per child, in a list such as []any{3, 1} or []float64{3, 1}) and
+// "seed" (an integer).
+func RandomSelector(children ...*Node) *Node { return composite("RandomSelector", children) }
+
+// RandomSequence is a Sequence over an order of its children drawn at
+// random when each activation starts; parameters as for RandomSelector.
+func RandomSequence(children ...*Node) *Node { return composite("RandomSequence", children) }
 
 // Parallel ticks all its children; success and failure are the thresholds
 // of semantics §3 (-1 = all children; failure 0 = automatic).

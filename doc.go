@@ -96,6 +96,70 @@
 //   - Runtime node paths name the main tree, then ".children[i]"/".child"
 //     steps; entering a subtree adds ">Name": "Guard.children[0]>Fight.children[1]".
 //
+// # Random composites
+//
+// RandomSelector and RandomSequence are Arbor's own built-in composites
+// (the specification does not have them; Behavior Designer does). Their
+// parameters, both optional:
+//
+//   - weights: a list of numbers ≥ 0, one per child, not all 0 (any other
+//     list, or a value that is not a list, is a load error naming the
+//     parameter); without it every child weighs the same.
+//   - seed: an integer (numbers in files are float64: exact up to 2^53).
+//
+// When an activation starts, the node draws an order of its children (a
+// weighted shuffle without replacement, below); then it behaves exactly as
+// a Selector (RandomSelector) or a Sequence (RandomSequence) whose
+// children come in that order: it resumes at the running child, the order
+// holds for the whole activation, and the activation ends with its
+// success or failure, or when it is halted (its running child is halted
+// first); the next activation draws again. A child of weight 0 is never
+// drawn: the children of weight 0 come after all the others, in child
+// order (a RandomSelector tries them only once every weighted child has
+// failed; a RandomSequence runs them once every weighted child has
+// succeeded).
+//
+// abort on them is a load error, as on every type but Sequence,
+// SequenceWithMemory and Selector: "lower priority" has no meaning in a
+// random order. For conditional aborts they are composites of another
+// type, as Parallel is: a condition whose nearest composite is one of them
+// does not become an observer, and observers moving up to one are
+// dropped. They may not appear in a guard; they may have a guard, as any
+// node.
+//
+// The draws are deterministic: the same tree, inputs and agent give the
+// same orders, whatever the number of a Manager's workers. Each node of
+// each agent has its own generator, whose state is node memory that lives
+// over the agent's life: snapshots hold it (a restored agent continues the
+// same draws), Agent.Halt keeps it, and Agent.Reset sets it back to its
+// seed, as when the agent got its tree (NewAgent, Agent.SetTree,
+// Manager.Add, Manager.Reload). The algorithm, so that draws are
+// reproducible across versions (arithmetic on unsigned 64-bit integers,
+// modulo 2^64; ^ is exclusive or, >> a logical shift):
+//
+//   - Generator: splitmix64. With γ = 0x9E3779B97F4A7C15,
+//     mix(z) = let z = (z ^ z>>30) · 0xBF58476D1CE4E5B9,
+//     z = (z ^ z>>27) · 0x94D049BB133111EB, in z ^ z>>31.
+//     A draw adds γ to the state s and returns mix(s) (the new s).
+//   - Seed: s = mix(B ^ mix(N + γ)), where N is the node's id (Tree.Node:
+//     the index in pre-order from the root, subtrees inlined) and B is the
+//     seed parameter as a 64-bit two's complement integer, or without one
+//     the agent's id (Agent.ID: the manager's number for it, WithID for a
+//     standalone agent, whose id is otherwise 0, so that such agents all
+//     draw alike).
+//   - Integer weights: W = round(w / max · 2^32) (halves away from zero),
+//     max being the largest weight, and at least 1 when w > 0; without
+//     weights, W = 1 for every child (equal weights give the same draws
+//     either way).
+//   - Order: let R be the children not yet placed, in child order, and T
+//     the sum of their W. While R holds a child of W > 0: if it holds
+//     exactly one, that child comes next (no draw); else draw x and let
+//     t = ⌊x · T / 2^64⌋ (the high word of the 128-bit product); going
+//     through R's children of W > 0 in child order, the first whose
+//     W > t comes next, each one passed subtracting its W from t. The
+//     child that comes next leaves R (T decreases by its W). Then R's
+//     children, all of W 0, follow in child order.
+//
 // # Many agents
 //
 // A Manager holds agents of any trees and ticks them over a pool of worker

@@ -136,6 +136,11 @@ func fzSeeds(t testing.TB) (docs [][]byte, isYAML []bool) {
 		{"type": "Check", "key": "ready", "op": ">=", "value": "{other}"},
 		{"type": "ReactiveSequence", "children": [{"type": "IsReady", "guard": {"type": "Inverter", "child": {"type": "Check", "key": "k", "op": "missing"}}}, {"type": "Attack"}]},
 		{"type": "ParallelAll", "maxFailures": -1, "children": [{"type": "RepeatUntilFailure", "child": {"type": "Check", "key": "k", "op": "exists"}}, {"type": "RetryUntilSuccessful", "attempts": 2, "child": {"type": "Failure"}}]}]}`), false)
+	add([]byte(`{"type": "RandomSelector", "weights": [3, 0, 0.5], "children": [
+		{"type": "RandomSequence", "seed": -7, "children": [{"type": "Attack"}, {"type": "Wait", "ticks": 1}, {"type": "MoveTo", "n": 2}]},
+		{"type": "Failure"},
+		{"type": "RandomSequence", "guard": {"type": "IsReady"}, "children": [{"type": "Prepare"}, {"type": "Execute"}]}]}`), false)
+	add([]byte("type: RandomSequence\nweights: [1, 2]\nseed: 3\nchildren:\n  - {type: Listen}\n  - {type: RandomSelector, children: [{type: Search}, {type: Patrol}]}\n"), true)
 	add([]byte("main: M\ntrees:\n  M:\n    type: Selector\n    abort: lower\n    children:\n      - {type: Check, key: threat, op: '==', value: wolf}\n      - {type: SubTree, tree: S}\n  S:\n    type: Repeat\n    count: 3\n    child: {type: Fight, n: 2}\n"), true)
 	add([]byte("type: Sequence\nchildren: &c\n  - {type: Success}\n  - {type: Inverter, child: {type: Failure}}\n"), true)
 	add([]byte(`{"trees": {"A": {"type": "SubTree", "tree": "B"}, "B": {"type": "SubTree", "tree": "A"}}}`), false)

@@ -129,6 +129,7 @@ func (m *Manager) Add(t *Tree, opts ...AgentOption) *Agent {
 		slog.Warn("arbor: Manager.Add ignores WithID and WithGlobals: the manager numbers its agents and gives them its global scope")
 	}
 	a.id = m.nextID
+	a.seedRandom() // from the id the manager gives
 	a.bb.global = m.globals
 	m.nextID++
 	m.agents = append(m.agents, a)

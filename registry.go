@@ -45,6 +45,10 @@ const (
 	// shape) and a decorator.
 	kUserControl
 	kUserDecorator
+	// The random composites (random.go), Arbor's own. Kinds are numbered
+	// in this order in tree fingerprints: new kinds go last.
+	kRandomSelector
+	kRandomSequence
 )
 
 // shape is what children a node type takes.
@@ -70,7 +74,8 @@ type nodeType struct {
 	user func(pr *paramReader) userNode
 }
 
-// builtinTypes lists the built-in node types of semantics §3–§6.
+// builtinTypes lists the built-in node types of semantics §3–§6, and
+// Arbor's own random composites (doc.go).
 var builtinTypes = []*nodeType{
 	{name: "Sequence", kind: kSequence, shape: shapeComposite},
 	{name: "SequenceWithMemory", kind: kSequenceWithMemory, shape: shapeComposite},
@@ -79,6 +84,8 @@ var builtinTypes = []*nodeType{
 	{name: "ReactiveSelector", kind: kReactiveSelector, shape: shapeComposite},
 	{name: "Parallel", kind: kParallel, shape: shapeComposite, params: []string{"success", "failure", "retryFailed"}},
 	{name: "ParallelAll", kind: kParallelAll, shape: shapeComposite, params: []string{"maxFailures"}},
+	{name: "RandomSelector", kind: kRandomSelector, shape: shapeComposite, params: []string{"weights", "seed"}},
+	{name: "RandomSequence", kind: kRandomSequence, shape: shapeComposite, params: []string{"weights", "seed"}},
 	{name: "Inverter", kind: kInverter, shape: shapeDecorator},
 	{name: "ForceSuccess", kind: kForceSuccess, shape: shapeDecorator},
 	{name: "ForceFailure", kind: kForceFailure, shape: shapeDecorator},

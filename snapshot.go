@@ -615,6 +615,17 @@ func (a *Agent) checkState(status Status, st []byte, mem []int64, obs []observer
 					return fmt.Errorf("bad child index %d", x)
 				}
 			}
+		case kRandomSelector, kRandomSequence:
+			// The position and the order's child indexes (the state is
+			// any word).
+			if x := mem[n.mem]; x < 0 || x >= int64(len(n.kids)) {
+				return fmt.Errorf("bad position %d", x)
+			}
+			for _, c := range mem[n.mem+1 : n.mem+n.actW] {
+				if c < 0 || c >= int64(len(n.kids)) {
+					return fmt.Errorf("bad child index %d", c)
+				}
+			}
 		}
 	}
 	return nil
@@ -750,6 +761,7 @@ func (m *Manager) restore(r io.Reader, trees map[string]*Tree, ropts []RestoreOp
 		}
 		a := m.Add(t, opts...)
 		a.id = int(id)
+		a.seedRandom() // for a restore that starts the tree afresh
 		if err := a.Restore(data, ropts...); err != nil {
 			return fail(fmt.Errorf("restore manager: %w", err))
 		}

@@ -227,6 +227,8 @@ func (a *Agent) other(i int32, n *node, starting bool) (s Status) {
 		s = Running
 	case kUserControl, kUserDecorator:
 		s = a.action(i, n, starting)
+	case kRandomSelector, kRandomSequence:
+		s = a.random(i, n, starting)
 	case kError:
 		a.report(i, errors.New(n.val.str()))
 		s = Failure
@@ -559,7 +561,8 @@ func (a *Agent) halt(i int32) {
 }
 
 // clearActivation zeroes a node's activation memory words (one or two for
-// every built-in kind: plain stores, cheaper than a memclr call).
+// most built-in kinds: plain stores, cheaper than a memclr call; more for
+// a random composite's order).
 func (a *Agent) clearActivation(n *node) {
 	m := a.mem[n.mem : n.mem+n.actW]
 	switch len(m) {

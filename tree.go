@@ -19,6 +19,7 @@ type Tree struct {
 	keys      *keyIndex  // the agent-scope blackboard keys the tree mentions
 	observers int        // condition leaves that can become observers
 	awake     []int32
+	random    []int32 // the random composites (their generators are seeded per agent)
 	fpOnce    sync.Once
 	fp        string // Fingerprint
 }
@@ -79,6 +80,9 @@ type nodeMeta struct {
 	name   string
 	path   string
 	params map[string]any
+	// weights: a random composite's integer weights (nil: all equal),
+	// read when an activation draws its order.
+	weights []uint64
 }
 
 // keyRef is a compiled blackboard key.
@@ -89,7 +93,8 @@ type keyRef struct {
 
 func (t *Tree) isComposite(i int32) bool {
 	switch t.nodes[i].kind {
-	case kSequence, kSequenceWithMemory, kReactiveSequence, kSelector, kReactiveSelector, kParallel, kParallelAll, kUserControl:
+	case kSequence, kSequenceWithMemory, kReactiveSequence, kSelector, kReactiveSelector, kParallel, kParallelAll, kUserControl,
+		kRandomSelector, kRandomSequence:
 		return true
 	}
 	return false

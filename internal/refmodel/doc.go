@@ -10,7 +10,11 @@
 // exactly-once halts (§2), conditional aborts with observers that move up
 // (§7), and the agent operations Halt, Reset, Pause and Resume. Where the
 // specification is silent it follows the choices listed in the engine's
-// package documentation (doc.go, "Choices the specification leaves open").
+// package documentation (doc.go, "Choices the specification leaves open"),
+// and it implements Arbor's random composites (RandomSelector,
+// RandomSequence) from that documentation's text ("Random composites":
+// the generator, the seeds and the weighted shuffle), with big integers
+// where the text says 128-bit products (random.go).
 //
 // User nodes are the mock types of package treegen (Act, ActKeep, ActHeap,
 // Cond), modelled from their documentation: their results are scripted by

@@ -13,6 +13,7 @@ import (
 // It is not safe for concurrent use.
 type Model struct {
 	root   *node
+	id     int     // the agent's id (random composites' seeds)
 	nodes  []*node // every node, the main tree's in pre-order, then each guard's
 	bb     *Blackboard
 	paused bool
@@ -60,6 +61,7 @@ type activation struct {
 	idx     int            // Sequence, SequenceWithMemory, Selector: the child to resume at
 	count   int            // Repeat: iterations; RetryUntilSuccessful: failures; RepeatUntilFailure: successes; Wait: ticks; ActHeap: ticks
 	results []arbor.Status // Parallel, ParallelAll: the children's kept results
+	order   []int          // RandomSelector, RandomSequence: the order drawn (child indexes); idx is a position in it
 
 	// Act mock memory (treegen's actMem).
 	ticks, limit, pauses int64
@@ -74,6 +76,7 @@ type lifeMemory struct {
 	cooledAt    time.Duration // ... at this time
 	stored      arbor.Status  // RunOnce: the child's result (Invalid: none yet)
 	total       int64         // ActKeep mock: ticks over the agent's life
+	rng         uint64        // RandomSelector, RandomSequence: the generator's state (random.go)
 }
 
 // The mock node types of package treegen, which the model implements (see
@@ -98,9 +101,12 @@ var aliases = map[string]string{
 	"MaxTime":            "Timeout",
 }
 
-var compositeTypes = []string{"Sequence", "SequenceWithMemory", "ReactiveSequence", "Selector", "ReactiveSelector", "Parallel", "ParallelAll"}
+var compositeTypes = []string{"Sequence", "SequenceWithMemory", "ReactiveSequence", "Selector", "ReactiveSelector", "Parallel", "ParallelAll",
+	"RandomSelector", "RandomSequence"}
 
-// isComposite: §3 composites.
+// isComposite: §3 composites, and Arbor's random composites (doc.go: "For
+// conditional aborts they are composites of another type, as Parallel
+// is").
 func (n *node) isComposite() bool { return slices.Contains(compositeTypes, n.typ) }
 
 // isCondition: §6 "Conditions are leaves that complete within their tick
@@ -146,7 +152,15 @@ func New(doc *arbor.Document) (*Model, error) {
 	for i := 0; i < len(guards); i++ {
 		m.number(guards[i], &guards)
 	}
+	m.seedRandom()
 	return m, nil
+}
+
+// SetID gives the agent its id (WithID; Manager.Add), from which random
+// composites without a seed parameter seed their draws (random.go).
+func (m *Model) SetID(id int) {
+	m.id = id
+	m.seedRandom()
 }
 
 // build makes the node for def and its subtree, numbering the main tree's
@@ -366,6 +380,7 @@ func (m *Model) Reset() {
 		n.life = lifeMemory{}
 	}
 	m.observers = nil
+	m.seedRandom()
 }
 
 // Pause pauses the agent: pause(true) is sent to the running nodes in tree

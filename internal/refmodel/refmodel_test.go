@@ -154,6 +154,7 @@ func guardNodes(m *Model) map[int]bool {
 // runStats counts what a differential run compared.
 type runStats struct {
 	docs, excluded, ticks, events, calls, errors, running, aborts, reevals, entries int
+	randomStarts                                                                    int // activations of random composites (each draws an order)
 }
 
 // TestModelMatchesEngine is the differential test. For each seed, a
@@ -218,10 +219,10 @@ func TestModelMatchesEngine(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d documents (%d excluded) × %d ticks = %d ticks compared: %d events, %d mock callbacks, %d node errors, %d running node-ticks, %d observer re-evaluations, %d aborts, %d blackboard entries",
-		st.docs, st.excluded, ticks, st.ticks, st.events, st.calls, st.errors, st.running, st.reevals, st.aborts, st.entries)
-	if st.aborts < st.docs/4 || st.errors == 0 || st.events < st.ticks {
-		t.Fatal("weak run: few aborts, events or errors")
+	t.Logf("%d documents (%d excluded) × %d ticks = %d ticks compared: %d events, %d mock callbacks, %d node errors, %d running node-ticks, %d observer re-evaluations, %d aborts, %d blackboard entries, %d random composite activations",
+		st.docs, st.excluded, ticks, st.ticks, st.events, st.calls, st.errors, st.running, st.reevals, st.aborts, st.entries, st.randomStarts)
+	if st.aborts < st.docs/4 || st.errors == 0 || st.events < st.ticks || st.randomStarts < st.docs/4 {
+		t.Fatal("weak run: few aborts, events, errors or random composite activations")
 	}
 }
 
@@ -270,6 +271,7 @@ func runSeed(reg *arbor.Registry, doc *arbor.Document, seed uint64, ticks int, s
 	if err != nil {
 		return err.Error()
 	}
+	model.SetID(int(seed)) // as the engine agents' WithID
 	mp, err := match(tree, model)
 	if err != nil {
 		return err.Error()
@@ -407,6 +409,11 @@ func runSeed(reg *arbor.Registry, doc *arbor.Document, seed uint64, ticks int, s
 			}
 		}
 		st.events += len(wantEv)
+		for _, e := range wantEv {
+			if e.Kind == EvStart && model.nodes[e.Node].isRandom() {
+				st.randomStarts++
+			}
+		}
 		st.errors += len(wantErr)
 		st.calls += len(wantCalls)
 		st.entries += len(model.Blackboard().Entries())

@@ -68,6 +68,10 @@ func (m *Model) start(n *node) bool {
 		n.act.idx = n.life.resume
 	case "Parallel", "ParallelAll":
 		n.act.results = make([]arbor.Status, len(n.children))
+	case "RandomSelector", "RandomSequence":
+		// doc.go: "When an activation starts, the node draws an order of
+		// its children".
+		n.act.order = m.drawOrder(n)
 	case actType:
 		return m.actStart(n)
 	}
@@ -149,6 +153,10 @@ func (m *Model) body(n *node) arbor.Status {
 		return m.parallel(n)
 	case "ParallelAll":
 		return m.parallelAll(n)
+	case "RandomSelector":
+		return m.randomBody(n, failure)
+	case "RandomSequence":
+		return m.randomBody(n, success)
 
 	// ---- §5 Decorators ----
 	case "Inverter":

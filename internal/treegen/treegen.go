@@ -3,7 +3,8 @@
 // crash recovery).
 //
 // A generated Document uses every built-in node type of semantics §3–§6
-// (composites, decorators, subtrees, leaves), guards, conditional aborts on
+// (composites, decorators, subtrees, leaves) and Arbor's random
+// composites (Config.Random), guards, conditional aborts on
 // Sequence, SequenceWithMemory and Selector, and the mock node types of
 // Registry: the actions Act, ActKeep and ActHeap and the condition Cond. Parameters
 // are always in range, so every document compiles. Blackboard keys come
@@ -80,6 +81,11 @@ type Config struct {
 	// with the same such Checks (see run). Off by default, so that the
 	// other configurations keep their documents.
 	LeadChecks bool
+	// Random: composites are now and then RandomSelector or
+	// RandomSequence, with and without weights (zeros among them) and
+	// seeds. Off in the zero Config, so that configurations without it
+	// keep their documents.
+	Random bool
 }
 
 func (c Config) withDefaults() Config {
@@ -106,7 +112,7 @@ func (c Config) withDefaults() Config {
 
 // DefaultConfig enables every feature.
 func DefaultConfig() Config {
-	return Config{Globals: true, ErrorNodes: true, Lists: true}
+	return Config{Globals: true, ErrorNodes: true, Lists: true, Random: true}
 }
 
 // gen is the state of one Generate call.
@@ -208,6 +214,9 @@ func (g *gen) composite(depth int) *arbor.Node {
 		// running child, which may then be one of a run.
 		typ = g.pick([]string{"ReactiveSequence", "ReactiveSelector", "Priority"})
 	}
+	if g.cfg.Random && g.chance(0.12) {
+		typ = g.pick(randomTypes)
+	}
 	nk := 1 + g.r.IntN(g.cfg.MaxChildren)
 	n := &arbor.Node{Type: typ}
 	switch typ {
@@ -261,8 +270,35 @@ func (g *gen) composite(depth int) *arbor.Node {
 		if g.chance(0.8) {
 			n.With("maxFailures", g.threshold(nk, false))
 		}
+	case "RandomSelector", "RandomSequence":
+		g.randomParams(n)
 	}
 	return n
+}
+
+// randomTypes are Arbor's random composites (Config.Random).
+var randomTypes = []string{"RandomSelector", "RandomSequence"}
+
+// randomParams gives a random composite its optional weights (small
+// numbers, fractions and zeros, never all zero) and seed (small integers
+// of either sign, so that agents share seeds now and then).
+func (g *gen) randomParams(n *arbor.Node) {
+	if g.chance(0.5) {
+		ws := make([]any, len(n.Children))
+		pos := false
+		for i := range ws {
+			w := []float64{0, 0, 0.5, 1, 1, 2, 3, 10}[g.r.IntN(8)]
+			ws[i] = w
+			pos = pos || w > 0
+		}
+		if !pos {
+			ws[g.r.IntN(len(ws))] = 1.0
+		}
+		n.With("weights", ws)
+	}
+	if g.chance(0.4) {
+		n.With("seed", float64(g.r.IntN(21)-10))
+	}
 }
 
 // The composites by how their leading Checks decide them: sequences stop

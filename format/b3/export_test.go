@@ -164,6 +164,57 @@ func TestExport(t *testing.T) {
 	}
 }
 
+// TestExportRandom writes the random composites as the other Arbor-only
+// built-ins: custom composites under their Arbor names, their parameters
+// as properties; and reads them back.
+func TestExportRandom(t *testing.T) {
+	d := &arbor.Document{Trees: map[string]*arbor.Node{"M": arbor.RandomSelector(
+		arbor.RandomSequence(arbor.AlwaysSuccess(), arbor.AlwaysFailure()).With("weights", []any{0, 1}),
+		arbor.AlwaysRunning(),
+	).With("weights", []float64{3, 0.5}).With("seed", 7)}}
+	data, err := b3.Export(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Trees []struct {
+			Nodes map[string]jsonNode `json:"nodes"`
+		} `json:"trees"`
+		CustomNodes []jsonNode `json:"custom_nodes"`
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		t.Fatal(err)
+	}
+	props := map[string]string{}
+	for _, n := range p.Trees[0].Nodes {
+		if n.Category == "composite" {
+			b, _ := json.Marshal(n.Properties)
+			props[n.Name] = string(b)
+		}
+	}
+	if props["RandomSelector"] != `{"seed":7,"weights":[3,0.5]}` || props["RandomSequence"] != `{"weights":[0,1]}` {
+		t.Errorf("composites' properties: %v", props)
+	}
+	cats := map[string]string{}
+	for _, c := range p.CustomNodes {
+		cats[c.Name] = c.Category
+	}
+	if cats["RandomSelector"] != "composite" || cats["RandomSequence"] != "composite" {
+		t.Errorf("custom nodes: %v", cats)
+	}
+	back, err := b3.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `RandomSelector{seed:7,weights:[3,0.5]}(RandomSequence{weights:[0,1]}(Success Failure) Running)`
+	if got := formattest.Shape(back.Trees["M"]); got != want {
+		t.Errorf("read back as\n  %s\nwant\n  %s", got, want)
+	}
+	if _, err := arbor.Compile(back, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestExportErrors(t *testing.T) {
 	cases := []struct {
 		name string

@@ -210,6 +210,8 @@ func arborOnlyModel(n *arbor.Node) (arborModel, bool) {
 		return arborModel{"Limiter", "Decorator", map[string]string{"max": "int"}}, true
 	case "Running":
 		return arborModel{"Running", "Action", nil}, true
+	case "RandomSelector", "RandomSequence":
+		return arborModel{conv.Canonical(n.Type), "Control", map[string]string{"weights": "std::vector<double>", "seed": "int"}}, true
 	case "Check":
 		return arborModel{"Check", "Condition", map[string]string{"key": "std::string", "op": "std::string", "value": ""}}, true
 	case "Wait":
@@ -433,6 +435,17 @@ func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor
 		err = params(map[string]string{"max": "max"})
 	case "Cooldown":
 		err = params(map[string]string{"ms": "ms"})
+	case "RandomSelector", "RandomSequence":
+		if err = params(map[string]string{"weights": "", "seed": "seed"}); err == nil {
+			if v, ok := n.Params["weights"]; ok {
+				var s string
+				if s, err = numberList(v); err != nil {
+					err = fmt.Errorf("%s (%s): parameter \"weights\": %w", path, n.Type, err)
+				} else {
+					ports = append([]attr{{"weights", s}}, ports...)
+				}
+			}
+		}
 	case "Check":
 		err = x.untypedParams(n, path, &ports, map[string]string{"key": "key", "op": "op", "value": "value"})
 	case "Set":
@@ -482,6 +495,24 @@ func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor
 		return "", nil, nil, err
 	}
 	return elem, append(head, ports...), kids, nil
+}
+
+// numberList writes a list of numbers as BT.CPP writes a
+// std::vector<double>: "3;1;0.5".
+func numberList(v any) (string, error) {
+	fs, ok := conv.NumberList(v)
+	if !ok || len(fs) == 0 {
+		return "", fmt.Errorf("want a non-empty list of numbers, got %v", v)
+	}
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		s, err := scalar(f, false)
+		if err != nil {
+			return "", err
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, ";"), nil
 }
 
 // untypedParams writes parameters whose values have no declared type:

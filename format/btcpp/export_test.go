@@ -115,6 +115,42 @@ func TestExportTypesPortsInTheModel(t *testing.T) {
 	}
 }
 
+// TestExportRandom writes the random composites under their Arbor names,
+// as the other Arbor-only built-ins, with a model; weights as BT.CPP
+// writes a std::vector<double>; and reads them back.
+func TestExportRandom(t *testing.T) {
+	d := &arbor.Document{Trees: map[string]*arbor.Node{"M": arbor.RandomSelector(
+		arbor.RandomSequence(arbor.AlwaysSuccess(), arbor.AlwaysFailure()),
+		arbor.AlwaysRunning(),
+		arbor.RandomSequence(arbor.AlwaysSuccess()).With("seed", -3),
+	).With("weights", []float64{3, 1, 0.5}).With("seed", 7)}}
+	data, err := btcpp.Export(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xml := string(data)
+	for _, want := range []string{
+		`<RandomSelector weights="3;1;0.5" seed="7">`, `<RandomSequence>`, `<RandomSequence seed="-3">`,
+		`<Control ID="RandomSelector">`, `<Control ID="RandomSequence">`,
+		`<input_port name="weights" type="std::vector&lt;double&gt;"/>`, `<input_port name="seed" type="int"/>`,
+	} {
+		if !strings.Contains(xml, want) {
+			t.Errorf("export lacks %s:\n%s", want, xml)
+		}
+	}
+	back, err := btcpp.LoadWith(data, btcpp.Options{NoIncludes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `RandomSelector{seed:7,weights:[3,1,0.5]}(RandomSequence(Success Failure) Running RandomSequence{seed:-3}(Success))`
+	if got := formattest.Shape(back.Trees["M"]); got != want {
+		t.Errorf("read back as\n  %s\nwant\n  %s", got, want)
+	}
+	if _, err := arbor.Compile(back, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestExportErrors(t *testing.T) {
 	one := func(n *arbor.Node) *arbor.Document { return &arbor.Document{Trees: map[string]*arbor.Node{"a": n}} }
 	cases := []struct {
@@ -135,6 +171,9 @@ func TestExportErrors(t *testing.T) {
 		{"fractional Delay", one(arbor.Delay(1.5e6, arbor.AlwaysSuccess())), `parameter "ms": want an integer`},
 		{"stray parameter", one(arbor.Inverter(arbor.AlwaysSuccess()).With("x", 1)), `parameter "x" cannot be written in BT.CPP XML`},
 		{"subtree to nowhere", one(arbor.SubTree("b")), `SubTree must name a tree of the document (tree "b")`},
+		{"weights not a list", one(arbor.RandomSelector(arbor.AlwaysSuccess()).With("weights", 3)), `RandomSelector): parameter "weights": want a non-empty list of numbers`},
+		{"weights of strings", one(arbor.RandomSequence(arbor.AlwaysSuccess()).With("weights", []any{"1"})), `parameter "weights": want a non-empty list of numbers`},
+		{"random composite's stray parameter", one(arbor.RandomSequence(arbor.AlwaysSuccess()).With("x", 1)), `parameter "x" cannot be written in BT.CPP XML`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -747,6 +747,18 @@ func (l *loader) convert(k kind, raw, port, id, path string, line int) (any, boo
 		return b, true
 	case kString:
 		return raw, true
+	case kNumbers:
+		// As BT.CPP reads a std::vector<double>: "3;1;0.5".
+		var list []any
+		for _, part := range strings.Split(raw, ";") {
+			f, ok := conv.ParseNumber(strings.TrimSpace(part))
+			if !ok {
+				l.el.Add(path, id, line, "port %q: want numbers separated by ';' (such as \"3;1;0.5\"), got %q%s", port, raw, w)
+				return nil, false
+			}
+			list = append(list, f)
+		}
+		return list, true
 	case kKey:
 		if conv.IsRef(raw) {
 			raw = raw[1 : len(raw)-1]
@@ -821,7 +833,8 @@ const (
 	kNumber
 	kBool
 	kString
-	kKey // a blackboard key name, "{key}" or "key"
+	kKey     // a blackboard key name, "{key}" or "key"
+	kNumbers // a list of numbers separated by ';' (BT.CPP's std::vector<double>)
 )
 
 // kindOfType maps a BT.CPP port type to a conversion.
@@ -912,6 +925,10 @@ var arborParamKinds = map[string]kind{
 	"Set.ttlMs":                     kNumber,
 	"RunOnce.then":                  kString,
 	"Parallel.retryFailed":          kBool,
+	"RandomSelector.weights":        kNumbers,
+	"RandomSelector.seed":           kInt,
+	"RandomSequence.weights":        kNumbers,
+	"RandomSequence.seed":           kInt,
 }
 
 // foreignPort returns a port that the TreeNodesModel declares for the

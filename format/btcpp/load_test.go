@@ -58,6 +58,9 @@ func TestLoadMapsEveryType(t *testing.T) {
 		{"Arbor-only built-ins", `<Selector><Check key="hp" op="&lt;" value="5"/><Cooldown ms="300"><Limiter max="2"><RepeatUntilFailure max="3"><Wait ticks="2"/></RepeatUntilFailure></Limiter></Cooldown><Set key="s" value="on" ttlMs="100"/><Running/><Success/><Failure/><Wait ms="2.5"/><MaxTime ms="1.5"><A/></MaxTime></Selector>`,
 			`Selector(Check{key:"hp",op:"<",value:5} Cooldown{ms:300}(Limiter{max:2}(RepeatUntilFailure{max:3}(Wait{ticks:2}))) Set{key:"s",ttlMs:100,value:"on"} Running Success Failure Wait{ms:2.5} MaxTime{ms:1.5}(A))`},
 		{"abort and guard (extensions)", `<Sequence abort="self" guard="G"><A/></Sequence>`, `Sequence[self]?Check{key:"k",op:"exists"}(A)`},
+		{"random composites (Arbor-only; weights as BT.CPP writes a std::vector<double>)",
+			`<Sequence><RandomSelector weights="3; 1;0.5" seed="-7"><A/><B/><C/></RandomSelector><RandomSequence><A/></RandomSequence><Control ID="RandomSequence" weights="2"><B/></Control></Sequence>`,
+			`Sequence(RandomSelector{seed:-7,weights:[3,1,0.5]}(A B C) RandomSequence(A) RandomSequence{weights:[2]}(B))`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -193,6 +196,10 @@ func TestLoadErrors(t *testing.T) {
 		{"SetBlackboard without key", doc(`<SetBlackboard value="1"/>`), []string{`missing port "output_key"`}},
 		{"bad bool", doc(`<Parallel retryFailed="yes"><A/></Parallel>`), []string{`port "retryFailed": want true or false`}},
 		{"Arbor-only number", doc(`<Cooldown ms="soon"><A/></Cooldown>`), []string{`port "ms": want a number, got "soon"`}},
+		{"weights not separated by ;", doc(`<RandomSelector weights="3,1"><A/><B/></RandomSelector>`), []string{`port "weights": want numbers separated by ';' (such as "3;1;0.5"), got "3,1"`}},
+		{"empty weights", doc(`<RandomSelector weights=""><A/></RandomSelector>`), []string{`port "weights": want numbers separated by ';'`}},
+		{"fractional seed", doc(`<RandomSequence seed="1.5"><A/></RandomSequence>`), []string{`port "seed": want an integer, got "1.5"`}},
+		{"random composite port", doc(`<RandomSequence weight="1"><A/></RandomSequence>`), []string{`"weight" is not one of its parameters (seed, weights)`}},
 		{"bad abort", doc(`<Sequence abort="up"><A/></Sequence>`), []string{"abort must be none, self, lower or both"}},
 		{"repeated attribute", doc("<Sequence>\n<SetBlackboard output_key=\"k\" value=\"1\" value=\"2\"/></Sequence>"), []string{"line 2", `<SetBlackboard>: attribute "value" is given twice`}},
 		{"abort none where aborts are not", doc(`<Inverter abort="none"><A/></Inverter>`), []string{`abort "none" is only allowed on Sequence, SequenceWithMemory and Selector [Inverter`}},

@@ -6,6 +6,7 @@ package conv
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,6 +58,7 @@ const (
 var shapes = map[string]Shape{
 	"Sequence": Composite, "SequenceWithMemory": Composite, "ReactiveSequence": Composite,
 	"Selector": Composite, "ReactiveSelector": Composite, "Parallel": Composite, "ParallelAll": Composite,
+	"RandomSelector": Composite, "RandomSequence": Composite,
 	"Inverter": Decorator, "ForceSuccess": Decorator, "ForceFailure": Decorator, "Repeat": Decorator,
 	"RetryUntilSuccessful": Decorator, "RepeatUntilFailure": Decorator, "Timeout": Decorator,
 	"Delay": Decorator, "Cooldown": Decorator, "Limiter": Decorator, "RunOnce": Decorator,
@@ -543,6 +545,27 @@ func Number(v any) (float64, bool) {
 		return float64(t), true
 	}
 	return 0, false
+}
+
+// NumberList returns a list parameter's numbers: a list of a file ([]any)
+// or a Go slice of numbers; false when v is not such a list.
+func NumberList(v any) ([]float64, bool) {
+	if v == nil {
+		return nil, false
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		return nil, false
+	}
+	out := make([]float64, rv.Len())
+	for i := range out {
+		f, ok := Number(rv.Index(i).Interface())
+		if !ok {
+			return nil, false
+		}
+		out[i] = f
+	}
+	return out, true
 }
 
 // SortedKeys returns a map's keys, sorted.

@@ -85,3 +85,24 @@ func TestGuardsBlowUp(t *testing.T) {
 }
 
 func name(i int) string { return "g" + string(rune('A'+i)) }
+
+// TestShapesMatchTheRegistry: the converters' shapes of the built-in
+// types agree with the engine's categories (a composite left out would be
+// drawn as a leaf by arbor render).
+func TestShapesMatchTheRegistry(t *testing.T) {
+	reg := arbor.NewRegistry()
+	for _, typ := range reg.Types() {
+		want := Leaf
+		switch reg.Category(typ) {
+		case arbor.CategoryControl:
+			want = Composite
+		case arbor.CategoryDecorator:
+			want = Decorator
+		case arbor.CategorySubTree:
+			want = SubTreeRef
+		}
+		if got := ShapeOf(typ); got != want {
+			t.Errorf("%s: shape %d, want %d (category %s)", typ, got, want, reg.Category(typ))
+		}
+	}
+}

@@ -137,20 +137,21 @@
 // reproducible across versions (arithmetic on unsigned 64-bit integers,
 // modulo 2^64; ^ is exclusive or, >> a logical shift):
 //
-//   - Generator: splitmix64. With γ = 0x9E3779B97F4A7C15,
-//     mix(z) = let z = (z ^ z>>30) · 0xBF58476D1CE4E5B9,
-//     z = (z ^ z>>27) · 0x94D049BB133111EB, in z ^ z>>31.
-//     A draw adds γ to the state s and returns mix(s) (the new s).
+//   - Generator: splitmix64, with γ = 0x9E3779B97F4A7C15. The function
+//     mix(z) sets z ← (z ^ z>>30) · 0xBF58476D1CE4E5B9, then
+//     z ← (z ^ z>>27) · 0x94D049BB133111EB, and returns z ^ z>>31. A draw
+//     sets the state s ← s + γ and returns mix(s).
 //   - Seed: s = mix(B ^ mix(N + γ)), where N is the node's id (Tree.Node:
 //     the index in pre-order from the root, subtrees inlined) and B is the
 //     seed parameter as a 64-bit two's complement integer, or without one
 //     the agent's id (Agent.ID: the manager's number for it, WithID for a
 //     standalone agent, whose id is otherwise 0, so that such agents all
 //     draw alike).
-//   - Integer weights: W = round(w / max · 2^32) (halves away from zero),
-//     max being the largest weight, and at least 1 when w > 0; without
-//     weights, W = 1 for every child (equal weights give the same draws
-//     either way).
+//   - Integer weights, set when the tree compiles: W = round(w / max ·
+//     2^32), max being the largest weight, the quotient a float64 (the
+//     product by 2^32 is exact), rounded halves away from zero, and W is
+//     at least 1 when w > 0; without weights, W = 1 for every child
+//     (equal weights give the same draws either way).
 //   - Order: let R be the children not yet placed, in child order, and T
 //     the sum of their W. While R holds a child of W > 0: if it holds
 //     exactly one, that child comes next (no draw); else draw x and let

@@ -2,6 +2,7 @@ package arbor_test
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/arborbt/arbor"
@@ -131,4 +132,40 @@ func ExampleAgent_Force() {
 	// running
 	// success false
 	// running
+}
+
+// A RandomSelector tries its children in an order drawn when each
+// activation starts: here "Bark" weighs three times "Growl", and "Sulk"
+// (weight 0) comes last. The draws are reproducible: a seed (or, without
+// one, the agent's id) and the node's id seed them.
+func ExampleRandomSelector() {
+	reg := arbor.NewRegistry()
+	var tried []string
+	for _, name := range []string{"Bark", "Growl", "Sulk"} {
+		if err := reg.ActionFunc(name, func(*arbor.Ctx) (arbor.Status, error) {
+			tried = append(tried, name)
+			return arbor.Failure, nil // fails: the selector tries the next one
+		}); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	tree, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{
+		"t": arbor.RandomSelector(arbor.Leaf("Bark"), arbor.Leaf("Growl"), arbor.Leaf("Sulk")).
+			With("weights", []any{3, 1, 0}).With("seed", 42),
+	}}, reg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	agent := arbor.NewAgent(tree)
+	for tick := 1; tick <= 3; tick++ {
+		tried = tried[:0]
+		agent.Tick(time.Duration(tick) * 100 * time.Millisecond)
+		fmt.Println(strings.Join(tried, " "))
+	}
+	// Output:
+	// Growl Bark Sulk
+	// Bark Growl Sulk
+	// Bark Growl Sulk
 }

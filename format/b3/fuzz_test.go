@@ -25,6 +25,7 @@ func FuzzLoadB3(f *testing.F) {
 		`{"scope":"project","trees":[{"id":"x","root":"a","nodes":{"a":{"name":"x"}}}]}`,
 		`{"root":"a","nodes":{"a":{"name":"Wait","properties":{"ticks":1}},"b":{"name":"Error"}}}`,
 		`{"root":"a","nodes":{"a":{"name":"Repeater","title":"<maxLoop><x>","properties":{"maxLoop":-3},"child":"b"},"b":{"name":"Error"}}}`,
+		`{"root":"a","nodes":{"a":{"name":"RandomSelector","properties":{"weights":[3,0],"seed":-2},"children":["b","c"]},"b":{"name":"RandomSequence","children":["c"]},"c":{"name":"Runner"}}}`,
 	} {
 		f.Add([]byte(s))
 	}

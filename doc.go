@@ -105,7 +105,9 @@
 //   - weights: a list of numbers ≥ 0, one per child, not all 0 (any other
 //     list, or a value that is not a list, is a load error naming the
 //     parameter); without it every child weighs the same.
-//   - seed: an integer (numbers in files are float64: exact up to 2^53).
+//   - seed: an integer (numbers in files are float64: exact up to 2^53;
+//     a Go integer given with Node.With is used exactly, a uint64 beyond
+//     2^63-1 as its two's complement).
 //
 // When an activation starts, the node draws an order of its children (a
 // weighted shuffle without replacement, below); then it behaves exactly as

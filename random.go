@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"reflect"
+	"time"
 )
 
 // The random composites, RandomSelector and RandomSequence: Arbor's own
@@ -145,6 +146,11 @@ func (c *compiler) randomParams(p *proto, pr *paramReader, nk int) {
 	if pr.has("seed") {
 		p.n.flag = true
 		p.n.b = pr.count("seed", 0, false, func(int64) bool { return true }, "")
+		if x, ok := goInteger(pr.def.Params["seed"]); ok {
+			// A Go integer from the builder, exactly (the parameters are
+			// normalized to float64, exact only up to 2^53).
+			p.n.b = x
+		}
 	}
 	raw, ok := pr.get("weights")
 	if !ok {
@@ -172,6 +178,22 @@ func (c *compiler) randomParams(p *proto, pr *paramReader, nk int) {
 		return
 	}
 	p.meta.weights = scaleWeights(ws, max)
+}
+
+// goInteger returns a Go integer as a 64-bit two's complement integer
+// (a uint64 beyond math.MaxInt64 wraps); false for any other value.
+func goInteger(v any) (int64, bool) {
+	if _, ok := v.(time.Duration); ok {
+		return 0, false // milliseconds in parameters
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int(), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return int64(rv.Uint()), true
+	}
+	return 0, false
 }
 
 // scaleWeights returns the integer weights: round(w / max · 2^32), at

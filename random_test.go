@@ -677,3 +677,28 @@ func (r *refShuffle) next() string {
 	}
 	return string(out)
 }
+
+// TestRandomSeedExactFromGo: a seed given in Go as an integer is used
+// exactly (doc.go: B is the seed as a 64-bit two's complement integer),
+// also beyond 2^53 where a float64 would round it: seeds 2^60 and
+// 2^60+1, or math.MaxInt64 and math.MaxInt64-1, are different seeds.
+func TestRandomSeedExactFromGo(t *testing.T) {
+	h := newRndHarness(t)
+	for _, seed := range []int64{1 << 60, 1<<60 + 1, math.MaxInt64, math.MaxInt64 - 1, math.MinInt64, math.MinInt64 + 1, -(1<<53 + 1)} {
+		a := h.agent(t, arbor.RandomSequence(mocks("ABCDEF")...).With("seed", seed))
+		ref := newRefShuffle(uint64(seed), 0, nil, 6)
+		for k := 0; k < 4; k++ {
+			a.Tick(time.Duration(k+1) * time.Millisecond)
+			if got, want := ran(h.take()), ref.next(); got != want {
+				t.Fatalf("seed %d: activation %d drew %s, want %s", seed, k, got, want)
+			}
+		}
+	}
+	// uint64 beyond math.MaxInt64: its two's complement.
+	a := h.agent(t, arbor.RandomSequence(mocks("ABCDEF")...).With("seed", uint64(math.MaxUint64)))
+	ref := newRefShuffle(math.MaxUint64, 0, nil, 6)
+	a.Tick(time.Millisecond)
+	if got, want := ran(h.take()), ref.next(); got != want {
+		t.Fatalf("seed MaxUint64 drew %s, want %s", got, want)
+	}
+}

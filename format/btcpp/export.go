@@ -5,9 +5,12 @@ import (
 	"encoding/xml"
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format/internal/conv"
@@ -437,6 +440,17 @@ func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor
 		err = params(map[string]string{"ms": "ms"})
 	case "RandomSelector", "RandomSequence":
 		if err = params(map[string]string{"weights": "", "seed": "seed"}); err == nil {
+			if v, ok := n.Params["seed"]; ok {
+				// A Go integer exactly (the engine takes it so), not
+				// through a float64 that rounds it beyond 2^53.
+				if x, isInt := goInteger(v); isInt {
+					for k := range ports {
+						if ports[k].name == "seed" {
+							ports[k].value = x
+						}
+					}
+				}
+			}
 			if v, ok := n.Params["weights"]; ok {
 				var s string
 				if s, err = numberList(v); err != nil {
@@ -495,6 +509,23 @@ func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor
 		return "", nil, nil, err
 	}
 	return elem, append(head, ports...), kids, nil
+}
+
+// goInteger formats a Go integer value exactly, as the engine reads a
+// random composite's seed: a uint64 beyond 2^63-1 as its two's
+// complement (which reads back as the same seed).
+func goInteger(v any) (string, bool) {
+	if _, ok := v.(time.Duration); ok {
+		return "", false
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(rv.Int(), 10), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatInt(int64(rv.Uint()), 10), true
+	}
+	return "", false
 }
 
 // numberList writes a list of numbers as BT.CPP writes a

@@ -2,6 +2,7 @@ package btcpp_test
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -214,5 +215,34 @@ func TestExportControlNodes(t *testing.T) {
 			t.Fatal(err)
 		}
 		formattest.TickControlDoc(t, d)
+	}
+}
+
+// TestExportRandomSeedAtInt64Limits: a seed given in Go as an int64 is
+// written exactly, so that one at the int64 limits reads back (written
+// through a float64, math.MaxInt64 was "9223372036854776000", which the
+// loader refuses as out of range) and compiles to the same tree.
+func TestExportRandomSeedAtInt64Limits(t *testing.T) {
+	for _, seed := range []any{int64(math.MaxInt64), int64(math.MinInt64), 7} {
+		d := &arbor.Document{Trees: map[string]*arbor.Node{"M": arbor.RandomSequence(arbor.AlwaysSuccess(), arbor.AlwaysFailure()).With("seed", seed)}}
+		want, err := arbor.Compile(d, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := btcpp.Export(d)
+		if err != nil {
+			t.Fatalf("seed %v: %v", seed, err)
+		}
+		back, err := btcpp.LoadWith(data, btcpp.Options{NoIncludes: true})
+		if err != nil {
+			t.Fatalf("seed %v: the export does not load: %v\n%s", seed, err, data)
+		}
+		got, err := arbor.Compile(back, nil)
+		if err != nil {
+			t.Fatalf("seed %v: %v", seed, err)
+		}
+		if got.Fingerprint() != want.Fingerprint() {
+			t.Errorf("seed %v: read back as another tree:\n%s", seed, data)
+		}
 	}
 }

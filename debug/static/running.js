@@ -97,7 +97,9 @@ function setupNodeListKeys() {
         if (e.key !== 'Enter' && e.key !== ' ') { e.preventDefault(); e.stopPropagation(); return; }
       }
       const ns = nodesOf(rs[Math.min(cur.row, rs.length - 1)]);
-      const col = cur.col < 0 ? ns.length - 1 : cur.col;
+      // The path may have shortened since the cursor was placed: its
+      // last node then (as draw shows it).
+      const col = cur.col < 0 || cur.col >= ns.length ? ns.length - 1 : cur.col;
       switch (e.key) {
         case 'ArrowDown': cur.row = Math.min(rs.length - 1, cur.row + 1); cur.col = -1; break;
         case 'ArrowUp': cur.row = Math.max(0, cur.row - 1); cur.col = -1; break;

@@ -18,17 +18,7 @@ import (
 // nothing to move to, are the page's: → at the leaf reaches the page, ←
 // at the root steps back through the history.
 func checkPathEndKeys(t *testing.T, ctx context.Context, base string) {
-	openLive(t, ctx, base, 1, 4)
-	status := `document.querySelector('#agent-status').textContent`
-	t.Cleanup(func() { control(t, base, "POST", "/api/agents/1/resume", "{}") })
-	control(t, base, "POST", "/api/agents/1/pause", "{}")
-	bt.Wait(t, ctx, "paused", status+` === 'paused'`, 5*time.Second)
-	paths := `Array.from(document.querySelectorAll('#running-list > li')).some((li) => li.querySelectorAll('[data-node]').length >= 2)`
-	for i := 0; i < 20 && !bt.Eval[bool](t, ctx, paths); i++ {
-		control(t, base, "POST", "/api/agents/1/step", "{}")
-		bt.Wait(t, ctx, "the step shown", status+` === 'paused'`, 5*time.Second)
-	}
-	bt.Wait(t, ctx, "a running path of two nodes or more", paths, 5*time.Second)
+	pausedWithPath(t, ctx, base)
 	kbd := `document.querySelector('#running-list .kbd')`
 	// The cursor's place in its path: the number of nodes before it.
 	before := `(() => { const k = ` + kbd + `; if (!k) return -1; return Array.from(k.closest('li').querySelectorAll('[data-node]')).indexOf(k); })()`

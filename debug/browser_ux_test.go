@@ -265,19 +265,8 @@ func checkKeysAfterClick(t *testing.T, ctx context.Context, base string) {
 // stop; ↑ and ↓ go through its rows, ← and → along a running path (not
 // through the history), and Enter selects the node under the cursor.
 func checkNodeListKeys(t *testing.T, ctx context.Context, base string) {
-	openLive(t, ctx, base, 1, 4)
+	pausedWithPath(t, ctx, base)
 	status := `document.querySelector('#agent-status').textContent`
-	// Paused (the later checks need agent 1 running again, whatever
-	// happens here), and stepped until something runs.
-	t.Cleanup(func() { control(t, base, "POST", "/api/agents/1/resume", "{}") })
-	control(t, base, "POST", "/api/agents/1/pause", "{}")
-	bt.Wait(t, ctx, "paused", status+` === 'paused'`, 5*time.Second)
-	paths := `Array.from(document.querySelectorAll('#running-list > li')).some((li) => li.querySelectorAll('[data-node]').length >= 2)`
-	for i := 0; i < 20 && !bt.Eval[bool](t, ctx, paths); i++ {
-		control(t, base, "POST", "/api/agents/1/step", "{}")
-		time.Sleep(150 * time.Millisecond)
-	}
-	bt.Wait(t, ctx, "a running path of two nodes or more", paths, 5*time.Second)
 	kbd := `document.querySelector('#running-list .kbd')`
 	// The path's place of the cursor: the number of nodes after it.
 	after := `(() => { const k = ` + kbd + `; if (!k) return -1; const ns = Array.from(k.closest('li').querySelectorAll('[data-node]')); return ns.length - 1 - ns.indexOf(k); })()`
@@ -322,6 +311,27 @@ func checkNodeListKeys(t *testing.T, ctx context.Context, base string) {
 	if got := bt.Eval[string](t, ctx, status); got != "paused" {
 		t.Errorf("Space in an empty list of nodes reached the page: the agent is %q", got)
 	}
+}
+
+// pausedWithPath opens agent 1 live, pauses it (it runs again when the
+// test ends, for the checks that follow) and steps it until the Running
+// list shows a path of two nodes or more.
+func pausedWithPath(t *testing.T, ctx context.Context, base string) {
+	t.Helper()
+	openLive(t, ctx, base, 1, 4)
+	status := `document.querySelector('#agent-status').textContent`
+	t.Cleanup(func() { control(t, base, "POST", "/api/agents/1/resume", "{}") })
+	control(t, base, "POST", "/api/agents/1/pause", "{}")
+	bt.Wait(t, ctx, "paused", status+` === 'paused'`, 5*time.Second)
+	paths := `Array.from(document.querySelectorAll('#running-list > li')).some((li) => li.querySelectorAll('[data-node]').length >= 2)`
+	// Each step waits for its tick to be shown: a step still on its way
+	// would change the paths under the caller's keys.
+	for i := 0; i < 20 && !bt.Eval[bool](t, ctx, paths); i++ {
+		rec := bt.Eval[int](t, ctx, tlRecord)
+		control(t, base, "POST", "/api/agents/1/step", "{}")
+		bt.Wait(t, ctx, "the step shown", fmt.Sprintf(`%s === 'paused' && %s > %d`, status, tlRecord, rec), 5*time.Second)
+	}
+	bt.Wait(t, ctx, "a running path of two nodes or more", paths, 5*time.Second)
 }
 
 // checkReviewFixes checks what a first-time user's review asked for: an

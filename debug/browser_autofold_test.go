@@ -120,10 +120,13 @@ func checkAutoFold(t *testing.T, ctx context.Context, base string, mode *atomic.
 
 	// History: a tick in which the flee branch runs, shown after the
 	// patrol came back, is collapsed by its own running nodes.
-	fleeSeq := bt.Eval[int](t, ctx, fmt.Sprintf(`S.shown.nodes[%d] === 'R' ? S.shown.seq : -1`, fleeLeaf))
-	if fleeSeq < 0 {
-		t.Fatal("the flee leaf does not run in the tick shown")
-	}
+	// (Waited for: the flee leaf does not run in every tick, and the
+	// checks above take a while on a loaded machine.)
+	bt.Wait(t, ctx, "a tick shown in which the flee leaf runs", fmt.Sprintf(`(() => {
+		if (!S.live || !S.shown || S.shown.nodes[%d] !== 'R') return false;
+		window.__fleeSeq = S.shown.seq;
+		return true; })()`, fleeLeaf), 5*time.Second)
+	fleeSeq := bt.Eval[int](t, ctx, `window.__fleeSeq`)
 	mode.Store(modePatrol)
 	bt.Wait(t, ctx, "patrolling again: patrol open", foldPill(patrol)+` === '−'`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#tl-range'); r.value = %d; r.dispatchEvent(new Event('input')); })()`, fleeSeq), nil))

@@ -18,6 +18,22 @@ import (
 	bt "github.com/arborbt/arbor/internal/browsertest"
 )
 
+// guardedNode returns the last node of d that has a guard (the sentry's
+// tree has one).
+func guardedNode(t *testing.T, d treeDesc) int {
+	t.Helper()
+	guarded := -1
+	for _, n := range d.Nodes {
+		if n.Guard >= 0 {
+			guarded = n.ID
+		}
+	}
+	if guarded < 0 {
+		t.Fatal("the tree has no guarded node")
+	}
+	return guarded
+}
+
 // serverLayout fetches the layout the server gives agent id's tree.
 func serverLayout(t *testing.T, base string, id int) treeDesc {
 	t.Helper()
@@ -170,15 +186,7 @@ func checkFold(t *testing.T, ctx context.Context, base string, mode *atomic.Int3
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=1"))
 	bt.Wait(t, ctx, "the sentry shown", fmt.Sprintf(`document.querySelectorAll('#tree g.node').length === %d`, len(s.Nodes)), 10*time.Second)
 	checkSameLayout(t, ctx, s)
-	guarded := -1
-	for _, n := range s.Nodes {
-		if n.Guard >= 0 {
-			guarded = n.ID
-		}
-	}
-	if guarded < 0 {
-		t.Fatal("the sentry has no guarded node")
-	}
+	guarded := guardedNode(t, s)
 	// The nodes drawn below it: its guard's and its children's subtrees.
 	var below func(i int) int
 	below = func(i int) int {

@@ -269,15 +269,7 @@ func checkLayout(t *testing.T, ctx context.Context, base string, mode *atomic.In
 	// The sentry: its guard drawn as its node's first child, the edge to
 	// it dashed.
 	s := serverLayout(t, base, 1)
-	guarded := -1
-	for _, n := range s.Nodes {
-		if n.Guard >= 0 {
-			guarded = n.ID
-		}
-	}
-	if guarded < 0 {
-		t.Fatal("the sentry has no guarded node")
-	}
+	guarded := guardedNode(t, s)
 	bt.Run(t, ctx, chromedp.Evaluate(`location.hash = '#agent=1'`, nil))
 	bt.Wait(t, ctx, "the sentry", fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #1 ') && %s === %d`, treeNodes, len(s.Nodes)), 10*time.Second)
 	checkLeftRight(t, ctx, s, "the sentry")

@@ -96,16 +96,10 @@ func checkLeftRightMarks(t *testing.T, ctx context.Context, base string) {
 	for _, n := range marked {
 		control(t, base, "POST", "/api/agents/0/breakpoints", fmt.Sprintf(`{"node": %d, "on": ["abort"]}`, n))
 	}
-	guarded := -1
 	for _, n := range sentry.Nodes {
 		control(t, base, "POST", "/api/agents/1/breakpoints", fmt.Sprintf(`{"node": %d, "on": ["abort"]}`, n.ID))
-		if n.Guard >= 0 {
-			guarded = n.ID
-		}
 	}
-	if guarded < 0 {
-		t.Fatal("the sentry has no guarded node")
-	}
+	guarded := guardedNode(t, sentry)
 	control(t, base, "POST", "/api/agents/1/forces", fmt.Sprintf(`{"node": %d, "status": "failure"}`, guarded))
 
 	for _, lr := range []bool{false, true} {

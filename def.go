@@ -78,6 +78,15 @@ type Node struct {
 type Document struct {
 	Main  string           // the tree that runs (may be empty when there is one tree)
 	Trees map[string]*Node // the trees by name
+
+	// Categories holds what a source file declared its program node types
+	// to be: a Behavior3 file's custom_nodes, a BT.CPP file's
+	// TreeNodesModel or <Condition ID="..."> spelling. The exporters use it
+	// (after a registry's, when given one), so that converting a file from
+	// one editor's format to another's keeps conditions conditions.
+	// Compile ignores it: the registry decides what a type is. May be nil;
+	// the native format does not carry it.
+	Categories map[string]Category
 }
 
 // TreeNames returns the names of the document's trees, sorted.

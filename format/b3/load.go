@@ -156,7 +156,8 @@ type treeSpec struct {
 type decoder struct {
 	el        conv.Errors
 	templates map[string]template
-	byID      map[string]*treeSpec // tree id → tree (project exports)
+	nodeCats  map[string]arbor.Category // categories the nodes of custom types were written with
+	byID      map[string]*treeSpec      // tree id → tree (project exports)
 	byName    map[string]*treeSpec
 	guards    []conv.GuardRef
 	// per tree
@@ -279,7 +280,31 @@ func decode(v *rawdoc.Value) (*arbor.Document, error) {
 	if d.el.Len() > 0 {
 		return nil, d.el.Err()
 	}
+	doc.Categories = d.categories()
 	return doc, nil
+}
+
+// categories returns the categories custom_nodes declared, and those of
+// the nodes of types custom_nodes lacks (nil when none).
+func (d *decoder) categories() map[string]arbor.Category {
+	cats := d.nodeCats
+	for name, t := range d.templates {
+		c := categoryOf[t.category]
+		if c == arbor.CategoryNone || arbor.IsBuiltin(name) {
+			continue
+		}
+		if cats == nil {
+			cats = map[string]arbor.Category{}
+		}
+		cats[name] = c
+	}
+	return cats
+}
+
+// categoryOf maps Behavior3's node categories to Arbor's.
+var categoryOf = map[string]arbor.Category{
+	"action": arbor.CategoryAction, "condition": arbor.CategoryCondition,
+	"decorator": arbor.CategoryDecorator, "composite": arbor.CategoryControl,
 }
 
 // customNodes reads a custom_nodes list.
@@ -492,6 +517,14 @@ func (d *decoder) node(id, path string, refLine, depth int) *arbor.Node {
 		tmplProps = d.templates[name].props
 		if len(props) > 0 {
 			n.Params = props
+		}
+		if c, ok := str(spec.Get("category")); ok && categoryOf[c] != arbor.CategoryNone {
+			// The editor writes each node's category too; custom_nodes,
+			// when it has the type, is read after it (categories).
+			if d.nodeCats == nil {
+				d.nodeCats = map[string]arbor.Category{}
+			}
+			d.nodeCats[name] = categoryOf[c]
 		}
 	}
 	if title != "" && title != name {

@@ -2,6 +2,7 @@ package b3_test
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 
@@ -218,4 +219,37 @@ func TestCustomControlAndDecorator(t *testing.T) {
 		t.Fatal(err)
 	}
 	formattest.TickControlDoc(t, doc)
+}
+
+// TestLoadCategories: the categories of custom types, from custom_nodes and
+// from the nodes themselves, reach the document, and an export without a
+// registry keeps them.
+func TestLoadCategories(t *testing.T) {
+	in := `{"scope": "tree", "id": "t", "title": "T", "root": "a", "nodes": {
+		"a": {"id": "a", "name": "MemSequence", "children": ["b", "c", "d"]},
+		"b": {"id": "b", "name": "IsHungry", "category": "condition"},
+		"c": {"id": "c", "name": "Near", "category": "action"},
+		"d": {"id": "d", "name": "Eat"}},
+		"custom_nodes": [{"name": "Near", "category": "condition"}, {"name": "Spare", "category": "decorator"}, {"name": "Odd", "category": "tree"}]}`
+	doc, err := b3.Load([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]arbor.Category{"IsHungry": arbor.CategoryCondition, "Near": arbor.CategoryCondition, "Spare": arbor.CategoryDecorator}
+	if !maps.Equal(doc.Categories, want) {
+		t.Errorf("categories %v, want %v", doc.Categories, want)
+	}
+	out, err := b3.Export(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := b3.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Spare is not used, so not exported; Eat is an action by default.
+	want = map[string]arbor.Category{"IsHungry": arbor.CategoryCondition, "Near": arbor.CategoryCondition, "Eat": arbor.CategoryAction}
+	if !maps.Equal(back.Categories, want) {
+		t.Errorf("categories after an export %v, want %v", back.Categories, want)
+	}
 }

@@ -128,9 +128,10 @@ type loader struct {
 	stack  []string
 	guards []conv.GuardRef
 	count  int
-	file   string          // file of the tree being converted
-	noID   int             // <BehaviorTree> elements without ID so far (named BehaviorTree_N, as BT.CPP does)
-	read   map[string]bool // included files read so far
+	file   string                    // file of the tree being converted
+	noID   int                       // <BehaviorTree> elements without ID so far (named BehaviorTree_N, as BT.CPP does)
+	read   map[string]bool           // included files read so far
+	cats   map[string]arbor.Category // program types spelled <Condition ID="..."> and the like
 }
 
 func newLoader(opts Options) *loader {
@@ -216,7 +217,32 @@ func (l *loader) load(data []byte, file string) (*arbor.Document, error) {
 	if l.el.Len() > 0 {
 		return nil, l.el.Err()
 	}
+	doc.Categories = l.categories()
 	return doc, nil
+}
+
+// categoryOf maps BT.CPP's node categories (element names) to Arbor's.
+var categoryOf = map[string]arbor.Category{
+	"Action": arbor.CategoryAction, "Condition": arbor.CategoryCondition,
+	"Decorator": arbor.CategoryDecorator, "Control": arbor.CategoryControl,
+}
+
+// categories returns the categories the file declared for program types:
+// its TreeNodesModel's, and the <Condition ID="..."> spellings of types
+// the model does not declare (nil when none).
+func (l *loader) categories() map[string]arbor.Category {
+	cats := l.cats
+	for id, m := range l.models {
+		c := categoryOf[m.category]
+		if c == arbor.CategoryNone || arbor.IsBuiltin(id) {
+			continue
+		}
+		if cats == nil {
+			cats = map[string]arbor.Category{}
+		}
+		cats[id] = c
+	}
+	return cats
 }
 
 // readFile reads one file's <root>: includes first, then trees and models.
@@ -480,6 +506,12 @@ func (l *loader) node(e *element, path string, depth int) *arbor.Node {
 	default:
 		n.Type = id
 		l.custom(n, id, category, ports, path, e.line)
+		if c := categoryOf[category]; c != arbor.CategoryNone {
+			if l.cats == nil {
+				l.cats = map[string]arbor.Category{}
+			}
+			l.cats[id] = c
+		}
 	}
 
 	if _, has := e.attr("abort"); has && n.Abort == arbor.AbortNone && n.Type != "" {

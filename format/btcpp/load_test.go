@@ -2,6 +2,7 @@ package btcpp_test
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -402,5 +403,31 @@ func TestCustomControlAndDecorator(t *testing.T) {
 	}
 	if _, err := arbor.Compile(d, reg); err == nil || !strings.Contains(err.Error(), `trees.M.child: unknown node type "Nope"`) {
 		t.Errorf("error %v, want it at trees.M.child", err)
+	}
+}
+
+// TestLoadCategories: the categories the TreeNodesModel and the
+// <Condition ID> spelling declare reach the document, and an export without
+// a registry keeps them.
+func TestLoadCategories(t *testing.T) {
+	in := doc(`<Sequence><Condition ID="IsHungry"/><Near/><Action ID="Eat"/><Plain/></Sequence>`,
+		`<TreeNodesModel><Condition ID="Near"/><Decorator ID="Spare"/></TreeNodesModel>`)
+	d, err := btcpp.LoadWith([]byte(in), noIncludes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]arbor.Category{"IsHungry": arbor.CategoryCondition, "Near": arbor.CategoryCondition,
+		"Eat": arbor.CategoryAction, "Spare": arbor.CategoryDecorator}
+	if !maps.Equal(d.Categories, want) {
+		t.Errorf("categories %v, want %v", d.Categories, want)
+	}
+	out, err := btcpp.Export(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{`<Condition ID="IsHungry"/>`, `<Condition ID="Near"/>`, `<Action ID="Plain"/>`} {
+		if !strings.Contains(string(out), s) {
+			t.Errorf("the export lacks %s:\n%s", s, out)
+		}
 	}
 }

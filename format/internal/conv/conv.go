@@ -72,11 +72,13 @@ func ShapeOf(typ string) Shape {
 }
 
 // UserCategories returns the category of each program type (not built-in)
-// of the document's trees: reg's when it has the type, else what the nodes
-// suggest: an action without children, a decorator when every node of the
-// type has exactly one child, a control node otherwise.
+// of the document's trees: reg's when it has the type, else the one the
+// source file declared (doc.Categories) when the nodes fit it, else what
+// the nodes suggest: an action without children, a decorator when every
+// node of the type has exactly one child, a control node otherwise.
 func UserCategories(doc *arbor.Document, reg *arbor.Registry) map[string]arbor.Category {
 	cats := map[string]arbor.Category{}
+	misfit := map[string]bool{} // a node of the type does not fit its declared category
 	seen := map[*arbor.Node]bool{}
 	var walk func(n *arbor.Node)
 	walk = func(n *arbor.Node) {
@@ -85,6 +87,9 @@ func UserCategories(doc *arbor.Document, reg *arbor.Registry) map[string]arbor.C
 		}
 		seen[n] = true
 		if !arbor.IsBuiltin(n.Type) {
+			if !fits(doc.Categories[n.Type], len(n.Children)) {
+				misfit[n.Type] = true
+			}
 			c, known := cats[n.Type]
 			switch {
 			case reg != nil && reg.Category(n.Type) != arbor.CategoryNone:
@@ -108,7 +113,25 @@ func UserCategories(doc *arbor.Document, reg *arbor.Registry) map[string]arbor.C
 	for _, name := range SortedKeys(doc.Trees) {
 		walk(doc.Trees[name])
 	}
+	for typ := range cats {
+		if !misfit[typ] && (reg == nil || reg.Category(typ) == arbor.CategoryNone) {
+			cats[typ] = doc.Categories[typ]
+		}
+	}
 	return cats
+}
+
+// fits reports whether a node with that many children can be of category c.
+func fits(c arbor.Category, children int) bool {
+	switch c {
+	case arbor.CategoryAction, arbor.CategoryCondition:
+		return children == 0
+	case arbor.CategoryDecorator:
+		return children == 1
+	case arbor.CategoryControl:
+		return children >= 1
+	}
+	return false
 }
 
 // CategoryOf returns the category of a node type: a program type's from

@@ -106,3 +106,54 @@ func TestShapesMatchTheRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestUserCategories: a registry's category first, then the one the file
+// declared when every node of the type fits it, then the nodes' shape.
+func TestUserCategories(t *testing.T) {
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterConditionFactory(reg, "Registered", nil, func(map[string]any) (arbor.Condition, error) { return always{}, nil }); err != nil {
+		t.Fatal(err)
+	}
+	doc := &arbor.Document{Main: "m", Trees: map[string]*arbor.Node{"m": arbor.Sequence(
+		arbor.Leaf("Declared"),
+		arbor.Leaf("Registered"),
+		arbor.Leaf("Plain"),
+		arbor.Branch("Wrapper", arbor.Leaf("Declared")),
+		arbor.Branch("Misfit", arbor.Leaf("Plain")),
+		arbor.Leaf("Misfit"),
+	)}, Categories: map[string]arbor.Category{
+		"Declared":   arbor.CategoryCondition,
+		"Registered": arbor.CategoryAction, // the registry wins
+		"Wrapper":    arbor.CategoryControl,
+		"Misfit":     arbor.CategoryDecorator, // one of its nodes has no child
+		"Unused":     arbor.CategoryCondition,
+	}}
+	for _, c := range []struct {
+		reg  *arbor.Registry
+		typ  string
+		want arbor.Category
+	}{
+		{nil, "Declared", arbor.CategoryCondition},
+		{nil, "Registered", arbor.CategoryAction},
+		{reg, "Registered", arbor.CategoryCondition},
+		{nil, "Plain", arbor.CategoryAction},
+		{nil, "Wrapper", arbor.CategoryControl},
+		{nil, "Misfit", arbor.CategoryDecorator}, // by shape: first seen with one child
+	} {
+		if got := UserCategories(doc, c.reg)[c.typ]; got != c.want {
+			t.Errorf("registry %v: %s is %v, want %v", c.reg != nil, c.typ, got, c.want)
+		}
+	}
+	if _, ok := UserCategories(doc, nil)["Unused"]; ok {
+		t.Error("a declared type no node uses has a category")
+	}
+	doc.Categories = nil
+	if got := UserCategories(doc, nil)["Declared"]; got != arbor.CategoryAction {
+		t.Errorf("without declarations a leaf is %v, want an action", got)
+	}
+}
+
+// always is a condition that holds.
+type always struct{}
+
+func (always) Check(*arbor.Ctx) (bool, error) { return true, nil }

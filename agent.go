@@ -71,6 +71,9 @@ type agentCold struct {
 	forced    []Status
 	nforced   int
 	nopTracer bool
+	// morePend: the operations requested while the agent is busy beyond
+	// the eight that Agent.pending holds, oldest first (rare).
+	morePend []pendingOp
 }
 
 func (a *Agent) coldPart() *agentCold {
@@ -362,14 +365,18 @@ func (a *Agent) Tick(now time.Duration) Status {
 }
 
 // wait records an operation requested while the agent is busy; it
-// reports whether it did. Up to eight wait, in the order requested.
+// reports whether it did. The first eight wait in pending, any more in
+// cold.morePend; they run in the order requested.
 func (a *Agent) wait(op pendingOp) bool {
 	if !a.busy {
 		return false
 	}
-	if a.npend < 8 {
+	if a.npend < 8 && (a.cold == nil || len(a.cold.morePend) == 0) {
 		a.pending |= uint32(op) << (4 * a.npend)
 		a.npend++
+	} else {
+		cold := a.coldPart()
+		cold.morePend = append(cold.morePend, op)
 	}
 	return true
 }
@@ -382,12 +389,26 @@ func (a *Agent) done() {
 	}
 }
 
-// runPending runs the operations that waited, in order.
+// runPending runs the operations that waited, in order: those in pending
+// (the older), then those in cold.morePend (which holds some only while
+// pending is full or runPending runs, so done's test of npend suffices).
+// An operation requested while they run goes after them.
 func (a *Agent) runPending() {
-	for a.npend > 0 {
-		op := pendingOp(a.pending & 0xF)
-		a.pending >>= 4
-		a.npend--
+	for {
+		var op pendingOp
+		if a.npend > 0 {
+			op = pendingOp(a.pending & 0xF)
+			a.pending >>= 4
+			a.npend--
+		} else if a.cold != nil && len(a.cold.morePend) > 0 {
+			op = a.cold.morePend[0]
+			a.cold.morePend = a.cold.morePend[1:]
+			if len(a.cold.morePend) == 0 {
+				a.cold.morePend = nil
+			}
+		} else {
+			return
+		}
 		switch op {
 		case opHalt:
 			a.Halt()

@@ -181,6 +181,10 @@ func TestOperationsInsideATickRunInOrder(t *testing.T) {
 		{"halt then pause", []func(*arbor.Agent){(*arbor.Agent).Halt, (*arbor.Agent).Pause}, false, true},
 		{"pause then halt", []func(*arbor.Agent){(*arbor.Agent).Pause, (*arbor.Agent).Halt}, false, true},
 		{"pause then resume", []func(*arbor.Agent){(*arbor.Agent).Pause, (*arbor.Agent).Resume}, true, false},
+		// More than eight requests: every one still takes effect, in order.
+		{"eight resumes then pause", append(repeatOps([]func(*arbor.Agent){(*arbor.Agent).Resume}, 8), (*arbor.Agent).Pause), true, true},
+		{"nine resumes then halt and pause", append(repeatOps([]func(*arbor.Agent){(*arbor.Agent).Resume}, 9), (*arbor.Agent).Halt, (*arbor.Agent).Pause), false, true},
+		{"pause, resume, ten times", repeatOps([]func(*arbor.Agent){(*arbor.Agent).Pause, (*arbor.Agent).Resume}, 10), true, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			opsToCall = c.ops
@@ -192,6 +196,15 @@ func TestOperationsInsideATickRunInOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// repeatOps returns n copies of ops, one after the other.
+func repeatOps(ops []func(*arbor.Agent), n int) []func(*arbor.Agent) {
+	var out []func(*arbor.Agent)
+	for range n {
+		out = append(out, ops...)
+	}
+	return out
 }
 
 // haltAgain calls Agent.Halt from its own halt callback.

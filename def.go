@@ -71,6 +71,17 @@ type Node struct {
 	// key, "none" included: on a type without aborts that is a load error
 	// (format.md), which Abort alone cannot tell.
 	abortWritten bool
+	// src is what a file in another format wrote for the node, when an
+	// importer mapped it (internal/nodesrc): errors about its parameters
+	// name the file's names too.
+	src *nodeSource
+}
+
+// nodeSource is a node's type and parameter names as a file in another
+// format wrote them.
+type nodeSource struct {
+	typ    string            // the file's node type (Behavior3 Repeater, BT.CPP Sleep)
+	params map[string]string // Arbor parameter → the file's name for it
 }
 
 // Document is a set of named trees, one of which (Main) runs. SubTree nodes

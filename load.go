@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/arborbt/arbor/internal/nodesrc"
 	"github.com/arborbt/arbor/internal/rawdoc"
 	"github.com/arborbt/arbor/internal/suggest"
 )
@@ -82,6 +83,11 @@ func LoadTree(path string, reg *Registry) (*Tree, error) {
 
 func init() {
 	rawdoc.DecodeTree = func(v *rawdoc.Value) (any, error) { return decodeDocument(v) }
+	nodesrc.Set = func(n any, typ string, params map[string]string) {
+		if node, ok := n.(*Node); ok {
+			node.src = &nodeSource{typ: typ, params: params}
+		}
+	}
 }
 
 // DecodeDocument decodes a native document already parsed into plain Go

@@ -22,7 +22,10 @@ type paramReader struct {
 
 func (r *paramReader) errf(param, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	if param != "" {
+	if src := r.def.src; param != "" && src != nil && src.params[param] != "" {
+		// An imported node: the file's names too.
+		msg = fmt.Sprintf("parameter %q (%s of %s in the file): %s", param, src.params[param], src.typ, msg)
+	} else if param != "" {
 		msg = fmt.Sprintf("parameter %q: %s", param, msg)
 	}
 	r.el.add(r.path, r.typ, r.def.Line, "%s", msg)

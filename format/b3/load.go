@@ -19,6 +19,7 @@ import (
 
 	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format/internal/conv"
+	"github.com/arborbt/arbor/internal/nodesrc"
 	"github.com/arborbt/arbor/internal/rawdoc"
 )
 
@@ -619,6 +620,7 @@ func (d *decoder) builtin(n *arbor.Node, name string, b builtin, props map[strin
 		f = -1
 	}
 	n.Params = map[string]any{b.param: f}
+	nodesrc.Record(n, name, map[string]string{b.param: b.prop}) // errors name maxLoop, not only count
 }
 
 // number reads a numeric property: a number, or a string holding one (the

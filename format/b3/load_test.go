@@ -165,6 +165,26 @@ func TestCompileErrorsHaveLines(t *testing.T) {
 	}
 }
 
+// A property the compiler refuses is named as the file wrote it too.
+func TestCompileErrorsNameProperties(t *testing.T) {
+	for name, want := range map[string]string{
+		`"Repeater", "properties": {"maxLoop": 2.5}, "child": "b"`:         `parameter "count" (maxLoop of Repeater in the file): want an integer, got 2.5`,
+		`"RepeatUntilSuccess", "properties": {"maxLoop": 0}, "child": "b"`: `parameter "attempts" (maxLoop of RepeatUntilSuccess in the file)`,
+		`"Limiter", "properties": {"maxLoop": 0}, "child": "b"`:            `parameter "max" (maxLoop of Limiter in the file)`,
+		`"MaxTime", "properties": {"maxTime": -5}, "child": "b"`:           `parameter "ms" (maxTime of MaxTime in the file)`,
+		`"Wait", "parameters": {"milliseconds": -1}`:                       `parameter "ms" (milliseconds of Wait in the file)`,
+	} {
+		in := `{"root": "a", "nodes": {"a": {"name": ` + name + `}, "b": {"name": "Succeeder"}}}`
+		doc, err := b3.Load([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err = arbor.Compile(doc, nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", name, err, want)
+		}
+	}
+}
+
 func TestLoadFile(t *testing.T) {
 	if _, err := b3.LoadFile("no/such/file.json"); err == nil || !strings.Contains(err.Error(), "no/such/file.json") {
 		t.Errorf("err = %v", err)

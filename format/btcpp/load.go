@@ -31,6 +31,7 @@ import (
 
 	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format/internal/conv"
+	"github.com/arborbt/arbor/internal/nodesrc"
 	"github.com/arborbt/arbor/internal/rawdoc"
 )
 
@@ -629,6 +630,10 @@ func (l *loader) subtree(e *element, path string) *arbor.Node {
 func (l *loader) mappedNode(n *arbor.Node, id string, m mapping, ports []xmlAttr, nkids int, path string, line int) {
 	w := l.where(l.file)
 	n.Type = m.arbor
+	// Compile's errors about a parameter name the port too (success_count
+	// for Parallel's success).
+	names := map[string]string{}
+	defer func() { nodesrc.Record(n, id, names) }()
 	given := map[string]string{}
 	for _, a := range ports {
 		name := a.Name.Local
@@ -656,6 +661,9 @@ func (l *loader) mappedNode(n *arbor.Node, id string, m mapping, ports []xmlAttr
 				l.el.Add(path, id, line, "missing port %q of %s%s", p.bt, id, w)
 			} else if p.def != nil && p.param != "" {
 				setParam(n, p.param, p.def)
+				if p.param != p.bt {
+					names[p.param] = p.bt
+				}
 			}
 			continue
 		}
@@ -676,6 +684,9 @@ func (l *loader) mappedNode(n *arbor.Node, id string, m mapping, ports []xmlAttr
 			}
 		}
 		setParam(n, p.param, v)
+		if p.param != p.bt {
+			names[p.param] = p.bt
+		}
 	}
 	if _, has := given["then_skip"]; id == "RunOnce" && !has {
 		l.el.Add(path, id, line, "unsupported BT.CPP feature: RunOnce with then_skip=\"true\" (BT.CPP's default: skipping); write then_skip=\"false\"%s", w)

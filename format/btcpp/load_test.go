@@ -261,6 +261,25 @@ func TestCompileErrorsHaveLines(t *testing.T) {
 	}
 }
 
+// A parameter the compiler refuses is named as the file wrote it too.
+func TestCompileErrorsNamePorts(t *testing.T) {
+	for in, want := range map[string]string{
+		doc(`<Parallel success_count="3"><A/><B/></Parallel>`):                    `parameter "success" (success_count of Parallel in the file): 3 is out of range`,
+		doc(`<Parallel failure_count="3"><A/><B/></Parallel>`):                    `parameter "failure" (failure_count of Parallel in the file)`,
+		doc(`<ParallelAll max_failures="0"><A/></ParallelAll>`):                   `parameter "maxFailures" (max_failures of ParallelAll in the file)`,
+		doc(`<RetryUntilSuccessful num_attempts="0"><A/></RetryUntilSuccessful>`): `parameter "attempts" (num_attempts of RetryUntilSuccessful in the file)`,
+		doc(`<Cooldown ms="-1"><A/></Cooldown>`):                                  `parameter "ms": duration -1 ms`, // an Arbor name: nothing to add
+	} {
+		d, err := btcpp.LoadWith([]byte(in), noIncludes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err = arbor.Compile(d, formattest.RegistryFor(t, d)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", in, err, want)
+		}
+	}
+}
+
 func TestIncludes(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) string {

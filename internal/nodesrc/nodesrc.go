@@ -1,0 +1,19 @@
+// Package nodesrc lets the importers of package format record, on the
+// arbor.Node values they make, what a file in another format wrote for a
+// node: its type and the names of the parameters Arbor reads under other
+// names (BT.CPP's success_count is Parallel's success, Behavior3's maxLoop
+// is Repeat's count). Compile names them too when it reports a bad
+// parameter, so that the message speaks of what the file says. Package
+// arbor sets Set when it initializes (it cannot be imported from here).
+package nodesrc
+
+// Set records on n (an *arbor.Node) the type the file wrote and, for each
+// parameter, the file's name for it (Arbor name → file name).
+var Set func(n any, typ string, params map[string]string)
+
+// Record is Set when package arbor has set it, else nothing.
+func Record(n any, typ string, params map[string]string) {
+	if Set != nil && len(params) > 0 {
+		Set(n, typ, params)
+	}
+}

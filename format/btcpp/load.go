@@ -204,7 +204,7 @@ func (l *loader) load(data []byte, file string) (*arbor.Document, error) {
 		path := "trees." + id
 		kids := src.el.kids
 		if len(kids) != 1 {
-			l.el.Add(path, "", src.el.line, "a <BehaviorTree> needs exactly one child element, has %d%s", len(kids), l.where(src.file))
+			l.el.Add(path, "", src.el.line, "wrong number of children: a <BehaviorTree> needs exactly one child element (its root node), has %d%s", len(kids), l.where(src.file))
 			continue
 		}
 		if n := l.node(kids[0], path, 1); n != nil {

@@ -152,7 +152,7 @@ func TestLoadErrors(t *testing.T) {
 		{"no trees", `<root BTCPP_format="4"/>`, []string{"no <BehaviorTree>"}},
 		{"tree with an empty ID", `<root BTCPP_format="4"><BehaviorTree ID=""><A/></BehaviorTree></root>`, []string{"<BehaviorTree> has an empty ID"}},
 		{"duplicate tree", "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"M\"><A/></BehaviorTree>\n<BehaviorTree ID=\"M\"><A/></BehaviorTree></root>", []string{"line 3", `two trees have the ID "M" (the other at line 2)`}},
-		{"two children", doc(`<A/><B/>`), []string{"trees.M", "needs exactly one child element, has 2"}},
+		{"two children", doc(`<A/><B/>`), []string{"trees.M", "wrong number of children", "needs exactly one child element (its root node), has 2"}},
 		{"no main", `<root BTCPP_format="4"><BehaviorTree ID="A"><A/></BehaviorTree><BehaviorTree ID="B"><A/></BehaviorTree></root>`, []string{"2 trees (A, B) and no main_tree_to_execute, and 2 of them are not the subtree of another (A, B)"}},
 		{"no main, a cycle", `<root BTCPP_format="4"><BehaviorTree ID="A"><SubTree ID="B"/></BehaviorTree><BehaviorTree ID="B"><SubTree ID="A"/></BehaviorTree></root>`, []string{"2 trees (A, B) and no main_tree_to_execute, and each is the subtree of another (a cycle)"}},
 		{"other underscore attribute", doc(`<A _foo="1"/>`), []string{"unsupported BT.CPP attribute _foo"}},

@@ -28,7 +28,7 @@ func parseJSON(data []byte, lim Limits) (*Value, error) {
 	}
 	p.skipSpace()
 	if p.pos < len(p.data) {
-		return nil, p.errf("trailing data after the document: %q", p.snippet())
+		return nil, p.errf("trailing garbage after the document: %q", p.snippet())
 	}
 	return v, nil
 }

@@ -35,7 +35,7 @@ func parseYAML(data []byte, lim Limits) (v *Value, err error) {
 		if err != nil {
 			return nil, &SyntaxError{Msg: "after the document: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 		}
-		return nil, &SyntaxError{Line: line, Msg: "trailing data: a second YAML document"}
+		return nil, &SyntaxError{Line: line, Msg: "trailing garbage: a second YAML document"}
 	}
 	c := yamlConverter{lim: lim}
 	return c.convert(&doc, 0)

@@ -63,3 +63,31 @@ func TestParseTreeDocument(t *testing.T) {
 		t.Errorf("unknown field: %v", err)
 	}
 }
+
+// A field given as null is the field left out; an unknown one is still an
+// error.
+func TestParseNullFields(t *testing.T) {
+	doc := `{"name": "a", "description": null, "tickMs": null, "mocks": null, "loadError": null, "tree": {"type": "Success"},
+		"ticks": [{"status": null, "trace": null, "set": null, "delete": null, "repeat": null, "blackboard": null}]}`
+	list, err := scenario.Parse([]byte(doc), false, "t.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := list[0]; s.TickMs != 100 || s.LoadError != "" || len(s.Steps) != 1 || s.Steps[0].Repeat != 1 || s.Steps[0].Trace != nil {
+		t.Errorf("parsed %+v", s)
+	}
+	if r := list[0].Run(); !r.Passed {
+		t.Errorf("run: %s", r.Failure)
+	}
+	for _, doc := range []string{
+		`{"name": "a", "tree": {"type": "Success"}, "tick": null}`,
+		`{"name": "a", "tree": {"type": "Success"}, "ticks": [{"stat": null}]}`,
+	} {
+		if _, err := scenario.Parse([]byte(doc), false, "t.json"); err == nil || !strings.Contains(err.Error(), "unknown") {
+			t.Errorf("%s: %v, want an unknown field", doc, err)
+		}
+	}
+	if _, err := scenario.Parse([]byte(`{"name": null, "tree": {"type": "Success"}}`), false, "t.json"); err == nil {
+		t.Error("a null name parsed")
+	}
+}

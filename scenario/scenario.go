@@ -7,6 +7,8 @@
 //   - A step's set is applied before its delete, whatever their order in
 //     the file (a key both set and deleted ends up absent).
 //   - tickMs 0 is a frozen clock: every tick happens at time 0.
+//   - A scenario or step field given as null counts as left out ("status":
+//     null is not checked), as JSON writers often spell an unset field.
 //   - YAML files may use anchors, aliases and merge keys (<<); unquoted
 //     dates are strings, as they would be in JSON.
 package scenario
@@ -149,6 +151,13 @@ func parseScenario(v *rawdoc.Value, file string) (*Scenario, error) {
 	for _, f := range v.Fields {
 		val := f.Val
 		var err error
+		if val.Kind == rawdoc.Null && f.Key != "name" {
+			// null is the field left out (the key is still checked).
+			if !scenarioFields[f.Key] {
+				return nil, errAt(val, "unknown scenario field %q", f.Key)
+			}
+			continue
+		}
 		switch f.Key {
 		case "name":
 			s.Name, err = str(val, "name")
@@ -218,6 +227,16 @@ func parseScenario(v *rawdoc.Value, file string) (*Scenario, error) {
 	}
 	return s, nil
 }
+
+// scenarioFields and stepFields are the fields of a scenario and of a
+// step; one given as null counts as left out.
+var (
+	scenarioFields = map[string]bool{"name": true, "description": true, "comment": true, "tree": true, "treeFile": true,
+		"treeFormat": true, "loadError": true, "mocks": true, "conditions": true, "blackboard": true, "tickMs": true,
+		"ticks": true, "halt": true, "haltTrace": true}
+	stepFields = map[string]bool{"set": true, "delete": true, "repeat": true, "status": true, "trace": true,
+		"blackboard": true, "comment": true}
+)
 
 func str(v *rawdoc.Value, what string) (string, error) {
 	if v.Kind != rawdoc.String {
@@ -304,6 +323,13 @@ func parseSteps(v *rawdoc.Value) ([]Step, error) {
 		for _, f := range sv.Fields {
 			val := f.Val
 			var err error
+			if val.Kind == rawdoc.Null {
+				// null is the field left out (the key is still checked).
+				if !stepFields[f.Key] {
+					return nil, errAt(val, "ticks[%d]: unknown step field %q", i, f.Key)
+				}
+				continue
+			}
 			switch f.Key {
 			case "set":
 				st.Set, err = parseKVs(val, "set")

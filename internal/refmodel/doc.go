@@ -14,7 +14,9 @@
 // and it implements Arbor's random composites (RandomSelector,
 // RandomSequence) from that documentation's text ("Random composites":
 // the generator, the seeds and the weighted shuffle), with big integers
-// where the text says 128-bit products (random.go).
+// where the text says 128-bit products (random.go), and the branching
+// composites (IfThenElse, WhileDoElse, Switch) from its "Branching
+// composites" (branch.go).
 //
 // User nodes are the mock types of package treegen (Act, ActKeep, ActHeap,
 // Cond), modelled from their documentation: their results are scripted by

@@ -58,7 +58,7 @@ type node struct {
 // node is idle and its per-activation memory is cleared").
 type activation struct {
 	start   time.Duration  // when the activation began (Timeout, Delay, Wait ms)
-	idx     int            // Sequence, SequenceWithMemory, Selector: the child to resume at
+	idx     int            // Sequence, SequenceWithMemory, Selector: the child to resume at; IfThenElse: the branch entered (0: none)
 	count   int            // Repeat: iterations; RetryUntilSuccessful: failures; RepeatUntilFailure: successes; Wait: ticks; ActHeap: ticks
 	results []arbor.Status // Parallel, ParallelAll: the children's kept results
 	order   []int          // RandomSelector, RandomSequence: the order drawn (child indexes); idx is a position in it
@@ -102,11 +102,11 @@ var aliases = map[string]string{
 }
 
 var compositeTypes = []string{"Sequence", "SequenceWithMemory", "ReactiveSequence", "Selector", "ReactiveSelector", "Parallel", "ParallelAll",
-	"RandomSelector", "RandomSequence"}
+	"RandomSelector", "RandomSequence", "IfThenElse", "WhileDoElse", "Switch"}
 
-// isComposite: §3 composites, and Arbor's random composites (doc.go: "For
-// conditional aborts they are composites of another type, as Parallel
-// is").
+// isComposite: §3 composites, and Arbor's random and branching composites
+// (doc.go: "For conditional aborts they are composites of another type,
+// as Parallel is").
 func (n *node) isComposite() bool { return slices.Contains(compositeTypes, n.typ) }
 
 // isCondition: §6 "Conditions are leaves that complete within their tick

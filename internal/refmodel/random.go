@@ -171,6 +171,12 @@ func listOf(raw any) []any {
 			out[i] = float64(x)
 		}
 		return out
+	case []string:
+		out := make([]any, len(l))
+		for i, x := range l {
+			out[i] = x
+		}
+		return out
 	}
-	panic("refmodel: weights is not a list")
+	panic("refmodel: a list parameter is not a list")
 }

@@ -157,6 +157,12 @@ func (m *Model) body(n *node) arbor.Status {
 		return m.randomBody(n, failure)
 	case "RandomSequence":
 		return m.randomBody(n, success)
+	case "IfThenElse":
+		return m.ifThenElse(n)
+	case "WhileDoElse":
+		return m.whileDoElse(n)
+	case "Switch":
+		return m.switchBody(n)
 
 	// ---- §5 Decorators ----
 	case "Inverter":

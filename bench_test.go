@@ -104,6 +104,12 @@ func BenchmarkNodes(b *testing.B) {
 		{"RandomSequence", arbor.RandomSequence(arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.Leaf("Act"))},
 		{"RandomWeighted", arbor.RandomSequence(arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.AlwaysSuccess(), arbor.Leaf("Act")).
 			With("weights", []any{4, 2, 1, 0.5})},
+		// The branching composites: IfThenElse ticks its running branch
+		// only, WhileDoElse its condition then its branch, Switch reads
+		// its key and compares it with its cases (the third matches).
+		{"IfThenElse", arbor.IfThenElse(arbor.Check("hp", ">", 0), arbor.Leaf("Run"), arbor.Leaf("Act"))},
+		{"WhileDoElse", arbor.WhileDoElse(arbor.Check("hp", ">", 0), arbor.Leaf("Run"), arbor.Leaf("Act"))},
+		{"Switch", arbor.Switch("mode", []any{"flee", "fight", "idle"}, arbor.Leaf("Act"), arbor.Leaf("Act"), arbor.Leaf("Run"), arbor.Leaf("Act"))},
 		{"Inverter", arbor.Inverter(arbor.Leaf("Act"))},
 		{"Repeat", arbor.Repeat(0, arbor.Leaf("Act"))},
 		{"Timeout", arbor.Timeout(time.Hour, arbor.Leaf("Run"))},

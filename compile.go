@@ -214,7 +214,7 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 	nk := len(def.Children)
 	switch t.shape {
 	case shapeComposite:
-		if nk == 0 {
+		if nk == 0 && !ownChildCount(t.kind) {
 			c.el.add(path, def.Type, def.Line, "wrong number of children: a composite needs at least one child")
 		}
 	case shapeDecorator:
@@ -282,6 +282,12 @@ func (c *compiler) params(p *proto, pr *paramReader, nk int) {
 		n.a = pr.count("maxFailures", 1, false, upTo, upToRule)
 	case kRandomSelector, kRandomSequence:
 		c.randomParams(p, pr, nk)
+	case kIfThenElse, kWhileDoElse:
+		if nk != 2 && nk != 3 {
+			pr.errf("", "wrong number of children: has %d, %s needs 2 or 3 (the condition, the child run when it succeeds, and optionally the one run when it fails)", nk, p.def.Type)
+		}
+	case kSwitch:
+		c.switchParams(p, pr, nk)
 	case kRepeat:
 		n.a = pr.count("count", 0, true, func(v int64) bool { return v >= -1 }, "0 or -1 for forever, or ≥ 1")
 	case kRetryUntilSuccessful:
@@ -498,7 +504,7 @@ func (c *compiler) size(p *proto, memo map[string]int) int {
 func memory(k kind) (act, life int32) {
 	switch k {
 	case kSequence, kSelector, kReactiveSequence, kReactiveSelector,
-		kRepeat, kRetryUntilSuccessful, kRepeatUntilFailure, kTimeout, kWaitTicks, kWaitMs:
+		kRepeat, kRetryUntilSuccessful, kRepeatUntilFailure, kTimeout, kWaitTicks, kWaitMs, kIfThenElse:
 		return 1, 0
 	case kSequenceWithMemory:
 		return 1, 1
@@ -550,7 +556,7 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 		}
 	}
 	n.slot = -1
-	if (n.kind == kCheck || n.kind == kSet) && !n.key.global {
+	if (n.kind == kCheck || n.kind == kSet || n.kind == kSwitch) && !n.key.global {
 		n.slot = t.keys.add(n.key.id)
 	}
 	if n.valRef && !n.valKey.global {

@@ -196,6 +196,34 @@ func RandomSelector(children ...*Node) *Node { return composite("RandomSelector"
 // random when each activation starts; parameters as for RandomSelector.
 func RandomSequence(children ...*Node) *Node { return composite("RandomSequence", children) }
 
+// IfThenElse ticks cond until it succeeds or fails, then then (on
+// success) or the optional otherwise (on failure; without it the node
+// fails), which it keeps ticking, without cond, until it ends; its result
+// is the node's (see the package documentation, Branching composites).
+// More than one otherwise is a load error that Compile reports.
+func IfThenElse(cond, then *Node, otherwise ...*Node) *Node {
+	return composite("IfThenElse", append([]*Node{cond, then}, otherwise...))
+}
+
+// WhileDoElse is the reactive IfThenElse: it ticks cond on every tick,
+// then do (on success) or the optional otherwise (on failure; without it
+// the node fails), halting the other one if it was running; while cond
+// runs, it halts both and runs.
+func WhileDoElse(cond, do *Node, otherwise ...*Node) *Node {
+	return composite("WhileDoElse", append([]*Node{cond, do}, otherwise...))
+}
+
+// Switch ticks, on every tick, the child of the first case equal to the
+// blackboard value of key (as Check's ==), or the last child, the default,
+// when none is (or the key is missing), halting the child that was
+// running if it is another one. children are one child per case, in the
+// order of cases, then the default: Switch("mode", []any{"idle",
+// "alert"}, idle, alert, otherwise). Cases are numbers, strings or
+// booleans.
+func Switch(key string, cases []any, children ...*Node) *Node {
+	return composite("Switch", children).With("key", key).With("cases", cases)
+}
+
 // Parallel ticks all its children; success and failure are the thresholds
 // of semantics §3 (-1 = all children; failure 0 = automatic).
 func Parallel(success, failure int, children ...*Node) *Node {

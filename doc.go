@@ -163,6 +163,60 @@
 //     child that comes next leaves R (T decreases by its W). Then R's
 //     children, all of W 0, follow in child order.
 //
+// # Branching composites
+//
+// IfThenElse, WhileDoElse and Switch are BehaviorTree.CPP's nodes of
+// those names (Switch is its Switch2 … Switch6); the specification does
+// not have them. The first child of IfThenElse and WhileDoElse is the
+// condition, which may be any node, one that runs over ticks included;
+// the second is the branch run when the condition succeeds, and an
+// optional third the branch run when it fails. Any other number of
+// children is a load error.
+//
+//   - IfThenElse: when an activation starts, it ticks the condition.
+//     While the condition returns running, so does the node, and the
+//     next tick ticks the condition again. Success enters the second
+//     child; failure enters the third, or, without one, fails the node at
+//     once. The branch entered is ticked in that same tick, and in every
+//     later tick of the activation without the condition being ticked
+//     again; its result is the node's, and the activation ends when the
+//     branch ends (the next activation asks the condition afresh). Halting
+//     the node halts its running child: the condition or the branch.
+//   - WhileDoElse, the reactive form: on every tick it ticks the condition
+//     first. Success: the third child is halted if it is running, then the
+//     second is ticked and its result returned. Failure: the second child
+//     is halted if it is running, then the third is ticked and its result
+//     returned (without a third child the node fails). Running: a running
+//     branch is halted and the node returns running. (BT.CPP leaves the
+//     branch running, though not ticked, while the condition runs; Arbor
+//     halts it, as a ReactiveSequence halts a later child when an earlier
+//     one returns running: a branch runs only while its condition holds.)
+//   - Switch: its parameters are key, a blackboard key name, and cases, a
+//     non-empty list of numbers, strings and booleans (literals: a "{key}"
+//     string is a load error); it has one child per case, in the order of
+//     cases, then a last child, the default (any other number of children
+//     is a load error). On every tick it reads key and picks the child of
+//     the first case equal to the value, as Check's == compares (numbers
+//     numerically; values of different kinds are unequal, so the string
+//     "1" does not match the case 1), or the default when no case is
+//     equal, the key is missing or its value has expired. If another child
+//     was running, it is halted first; then the chosen child is ticked and
+//     its result returned. A repeated case is allowed (the first one wins).
+//
+// Halting any of them halts its running children first, in child order,
+// as for every node. IfThenElse's branch is activation memory (snapshots
+// carry it; it is cleared when the node ends or is halted, and by
+// Agent.Reset); WhileDoElse and Switch keep no memory but their
+// children's running state.
+//
+// abort on them is a load error. For conditional aborts they are
+// composites of another type, as Parallel and the random composites are:
+// a condition whose nearest composite is one of them (such as
+// IfThenElse's condition, when it is a leaf) does not become an observer,
+// and observers moving up to one are dropped; a condition under a nearer
+// Sequence or Selector that carries abort observes as usual. They may not
+// appear in a guard; they may have a guard, as any node.
+//
 // # Many agents
 //
 // A Manager holds agents of any trees and ticks them over a pool of worker

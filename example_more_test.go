@@ -169,3 +169,58 @@ func ExampleRandomSelector() {
 	// Bark Growl Sulk
 	// Bark Growl Sulk
 }
+
+// A Switch runs the child of the case equal to a blackboard value, or its
+// last child, the default; when the value changes, the child that was
+// running is halted first. An IfThenElse asks its condition once per
+// activation, then runs the branch it chose until that ends (here Fight
+// goes on while hp falls; a WhileDoElse would switch to Flee).
+func ExampleSwitch() {
+	reg := arbor.NewRegistry()
+	for _, name := range []string{"Patrol", "Fight", "Flee", "Idle"} {
+		if err := reg.ActionFunc(name, func(*arbor.Ctx) (arbor.Status, error) { return arbor.Running, nil }); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	tree, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{
+		"t": arbor.Switch("mode", []any{"patrol", "alert"},
+			arbor.Leaf("Patrol"),
+			arbor.IfThenElse(arbor.Check("hp", ">", 30), arbor.Leaf("Fight"), arbor.Leaf("Flee")),
+			arbor.Leaf("Idle")),
+	}}, reg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var events []string
+	agent := arbor.NewAgent(tree, arbor.WithTracer(func(a *arbor.Agent, e arbor.Event) {
+		n := a.Tree().Node(int(e.Node))
+		switch {
+		case len(n.Children) > 0 || n.Condition:
+		case e.Kind == arbor.EventResult:
+			events = append(events, n.Type+":"+e.Status.String())
+		default:
+			events = append(events, n.Type+":"+e.Kind.String())
+		}
+	}))
+	for tick, step := range []struct {
+		mode any
+		hp   int
+	}{{"patrol", 50}, {"alert", 50}, {"alert", 10}, {nil, 10}} {
+		if step.mode == nil {
+			agent.Blackboard().Delete("mode")
+		} else {
+			agent.Blackboard().Set("mode", step.mode)
+		}
+		agent.Blackboard().Set("hp", step.hp)
+		events = events[:0]
+		agent.Tick(time.Duration(tick+1) * 100 * time.Millisecond)
+		fmt.Println(strings.Join(events, " "))
+	}
+	// Output:
+	// Patrol:start Patrol:running
+	// Patrol:halt Fight:start Fight:running
+	// Fight:running
+	// Fight:halt Idle:start Idle:running
+}

@@ -141,6 +141,11 @@ func fzSeeds(t testing.TB) (docs [][]byte, isYAML []bool) {
 		{"type": "Failure"},
 		{"type": "RandomSequence", "guard": {"type": "IsReady"}, "children": [{"type": "Prepare"}, {"type": "Execute"}]}]}`), false)
 	add([]byte("type: RandomSequence\nweights: [1, 2]\nseed: 3\nchildren:\n  - {type: Listen}\n  - {type: RandomSelector, children: [{type: Search}, {type: Patrol}]}\n"), true)
+	add([]byte(`{"type": "IfThenElse", "children": [
+		{"type": "Check", "key": "hp", "op": ">", "value": 30},
+		{"type": "WhileDoElse", "children": [{"type": "IsReady"}, {"type": "Attack"}, {"type": "Wait", "ticks": 1}]},
+		{"type": "Switch", "key": "mode", "cases": ["idle", 2, true], "children": [{"type": "Patrol"}, {"type": "Failure"}, {"type": "Listen"}, {"type": "Success"}]}]}`), false)
+	add([]byte("type: Switch\nkey: '@alarm'\ncases: [1]\nchildren:\n  - {type: IfThenElse, children: [{type: Running}, {type: Flee}]}\n  - {type: WhileDoElse, guard: {type: IsReady}, children: [{type: Success}, {type: Fight}]}\n"), true)
 	add([]byte("main: M\ntrees:\n  M:\n    type: Selector\n    abort: lower\n    children:\n      - {type: Check, key: threat, op: '==', value: wolf}\n      - {type: SubTree, tree: S}\n  S:\n    type: Repeat\n    count: 3\n    child: {type: Fight, n: 2}\n"), true)
 	add([]byte("type: Sequence\nchildren: &c\n  - {type: Success}\n  - {type: Inverter, child: {type: Failure}}\n"), true)
 	add([]byte(`{"trees": {"A": {"type": "SubTree", "tree": "B"}, "B": {"type": "SubTree", "tree": "A"}}}`), false)

@@ -49,6 +49,11 @@ const (
 	// in this order in tree fingerprints: new kinds go last.
 	kRandomSelector
 	kRandomSequence
+	// The branching composites (branch.go): BT.CPP's IfThenElse,
+	// WhileDoElse and SwitchN.
+	kIfThenElse
+	kWhileDoElse
+	kSwitch
 )
 
 // shape is what children a node type takes.
@@ -75,7 +80,7 @@ type nodeType struct {
 }
 
 // builtinTypes lists the built-in node types of semantics §3–§6, and
-// Arbor's own random composites (doc.go).
+// Arbor's own random and branching composites (doc.go).
 var builtinTypes = []*nodeType{
 	{name: "Sequence", kind: kSequence, shape: shapeComposite},
 	{name: "SequenceWithMemory", kind: kSequenceWithMemory, shape: shapeComposite},
@@ -86,6 +91,9 @@ var builtinTypes = []*nodeType{
 	{name: "ParallelAll", kind: kParallelAll, shape: shapeComposite, params: []string{"maxFailures"}},
 	{name: "RandomSelector", kind: kRandomSelector, shape: shapeComposite, params: []string{"weights", "seed"}},
 	{name: "RandomSequence", kind: kRandomSequence, shape: shapeComposite, params: []string{"weights", "seed"}},
+	{name: "IfThenElse", kind: kIfThenElse, shape: shapeComposite},
+	{name: "WhileDoElse", kind: kWhileDoElse, shape: shapeComposite},
+	{name: "Switch", kind: kSwitch, shape: shapeComposite, params: []string{"key", "cases"}},
 	{name: "Inverter", kind: kInverter, shape: shapeDecorator},
 	{name: "ForceSuccess", kind: kForceSuccess, shape: shapeDecorator},
 	{name: "ForceFailure", kind: kForceFailure, shape: shapeDecorator},

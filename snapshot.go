@@ -45,7 +45,7 @@ func (t *Tree) Fingerprint() string {
 			// Key ids depend on the process; only the names of the keys a
 			// node uses identify it.
 			var key, valKey string
-			if n.kind == kCheck || n.kind == kSet {
+			if n.kind == kCheck || n.kind == kSet || n.kind == kSwitch {
 				key = keyName(n.key.id)
 				if n.valRef {
 					valKey = keyName(n.valKey.id)
@@ -609,7 +609,8 @@ func (a *Agent) checkState(status Status, st []byte, mem []int64, obs []observer
 			if x := mem[n.mem]; x != 0 && x != int64(Success) && x != int64(Failure) {
 				return fmt.Errorf("bad stored result %d", x)
 			}
-		case kSequence, kSequenceWithMemory, kSelector, kReactiveSequence, kReactiveSelector:
+		case kSequence, kSequenceWithMemory, kSelector, kReactiveSequence, kReactiveSelector, kIfThenElse:
+			// (IfThenElse: the branch entered, 0 while the condition runs.)
 			for w := int32(0); w < n.actW+lifeWords(n.kind); w++ {
 				if x := mem[n.mem+w]; x < 0 || x >= int64(len(n.kids)) {
 					return fmt.Errorf("bad child index %d", x)

@@ -229,6 +229,12 @@ func (a *Agent) other(i int32, n *node, starting bool) (s Status) {
 		s = a.action(i, n, starting)
 	case kRandomSelector, kRandomSequence:
 		s = a.random(i, n, starting)
+	case kIfThenElse:
+		s = a.ifThenElse(n)
+	case kWhileDoElse:
+		s = a.whileDoElse(n)
+	case kSwitch:
+		s = a.switchNode(i, n)
 	case kError:
 		a.report(i, errors.New(n.val.str()))
 		s = Failure

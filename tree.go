@@ -83,6 +83,8 @@ type nodeMeta struct {
 	// weights: a random composite's integer weights (nil: all equal),
 	// read when an activation draws its order.
 	weights []uint64
+	// cases: a Switch's case values, in order.
+	cases []Value
 }
 
 // keyRef is a compiled blackboard key.
@@ -94,7 +96,7 @@ type keyRef struct {
 func (t *Tree) isComposite(i int32) bool {
 	switch t.nodes[i].kind {
 	case kSequence, kSequenceWithMemory, kReactiveSequence, kSelector, kReactiveSelector, kParallel, kParallelAll, kUserControl,
-		kRandomSelector, kRandomSequence:
+		kRandomSelector, kRandomSequence, kIfThenElse, kWhileDoElse, kSwitch:
 		return true
 	}
 	return false

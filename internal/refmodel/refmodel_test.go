@@ -155,6 +155,7 @@ func guardNodes(m *Model) map[int]bool {
 type runStats struct {
 	docs, excluded, ticks, events, calls, errors, running, aborts, reevals, entries int
 	randomStarts                                                                    int // activations of random composites (each draws an order)
+	branchStarts                                                                    int // activations of IfThenElse, WhileDoElse and Switch
 }
 
 // TestModelMatchesEngine is the differential test. For each seed, a
@@ -219,10 +220,10 @@ func TestModelMatchesEngine(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d documents (%d excluded) × %d ticks = %d ticks compared: %d events, %d mock callbacks, %d node errors, %d running node-ticks, %d observer re-evaluations, %d aborts, %d blackboard entries, %d random composite activations",
-		st.docs, st.excluded, ticks, st.ticks, st.events, st.calls, st.errors, st.running, st.reevals, st.aborts, st.entries, st.randomStarts)
-	if st.aborts < st.docs/4 || st.errors == 0 || st.events < st.ticks || st.randomStarts < st.docs/4 {
-		t.Fatal("weak run: few aborts, events, errors or random composite activations")
+	t.Logf("%d documents (%d excluded) × %d ticks = %d ticks compared: %d events, %d mock callbacks, %d node errors, %d running node-ticks, %d observer re-evaluations, %d aborts, %d blackboard entries, %d random composite activations, %d branching composite activations",
+		st.docs, st.excluded, ticks, st.ticks, st.events, st.calls, st.errors, st.running, st.reevals, st.aborts, st.entries, st.randomStarts, st.branchStarts)
+	if st.aborts < st.docs/4 || st.errors == 0 || st.events < st.ticks || st.randomStarts < st.docs/4 || st.branchStarts < st.docs/4 {
+		t.Fatal("weak run: few aborts, events, errors, random or branching composite activations")
 	}
 }
 
@@ -412,6 +413,9 @@ func runSeed(reg *arbor.Registry, doc *arbor.Document, seed uint64, ticks int, s
 		for _, e := range wantEv {
 			if e.Kind == EvStart && model.nodes[e.Node].isRandom() {
 				st.randomStarts++
+			}
+			if e.Kind == EvStart && model.nodes[e.Node].isBranching() {
+				st.branchStarts++
 			}
 		}
 		st.errors += len(wantErr)

@@ -3,8 +3,9 @@
 // crash recovery).
 //
 // A generated Document uses every built-in node type of semantics §3–§6
-// (composites, decorators, subtrees, leaves) and Arbor's random
-// composites (Config.Random), guards, conditional aborts on
+// (composites, decorators, subtrees, leaves), Arbor's random composites
+// (Config.Random) and the branching composites IfThenElse, WhileDoElse
+// and Switch (Config.Branching), guards, conditional aborts on
 // Sequence, SequenceWithMemory and Selector, and the mock node types of
 // Registry: the actions Act, ActKeep and ActHeap and the condition Cond. Parameters
 // are always in range, so every document compiles. Blackboard keys come
@@ -86,6 +87,12 @@ type Config struct {
 	// seeds. Off in the zero Config, so that configurations without it
 	// keep their documents.
 	Random bool
+	// Branching: composites are now and then IfThenElse, WhileDoElse
+	// (conditions that change, that run, or any node) or Switch (on a
+	// data key, with cases of the Driver's kinds of values). Off in the
+	// zero Config, so that configurations without it keep their
+	// documents.
+	Branching bool
 }
 
 func (c Config) withDefaults() Config {
@@ -112,7 +119,7 @@ func (c Config) withDefaults() Config {
 
 // DefaultConfig enables every feature.
 func DefaultConfig() Config {
-	return Config{Globals: true, ErrorNodes: true, Lists: true, Random: true}
+	return Config{Globals: true, ErrorNodes: true, Lists: true, Random: true, Branching: true}
 }
 
 // gen is the state of one Generate call.
@@ -217,6 +224,9 @@ func (g *gen) composite(depth int) *arbor.Node {
 	if g.cfg.Random && g.chance(0.12) {
 		typ = g.pick(randomTypes)
 	}
+	if g.cfg.Branching && g.chance(0.12) {
+		return g.branching(depth)
+	}
 	nk := 1 + g.r.IntN(g.cfg.MaxChildren)
 	n := &arbor.Node{Type: typ}
 	switch typ {
@@ -299,6 +309,46 @@ func (g *gen) randomParams(n *arbor.Node) {
 	if g.chance(0.4) {
 		n.With("seed", float64(g.r.IntN(21)-10))
 	}
+}
+
+// branchingTypes are the branching composites (Config.Branching).
+var branchingTypes = []string{"IfThenElse", "WhileDoElse", "Switch"}
+
+// branching makes an IfThenElse or WhileDoElse, whose condition is often
+// one the Driver's writes flip, sometimes one that runs for a while (an
+// action), else any node, with or without the third child; or a Switch on
+// a data key, with one to three cases of the kinds the Driver writes
+// (repeats allowed) and a child per case plus the default.
+func (g *gen) branching(depth int) *arbor.Node {
+	typ := g.pick(branchingTypes)
+	n := &arbor.Node{Type: typ}
+	if typ == "Switch" {
+		cases := make([]any, 1+g.r.IntN(3))
+		for i := range cases {
+			cases[i] = g.scalar()
+		}
+		n.With("key", g.pick(g.keys)).With("cases", cases)
+		for range len(cases) + 1 {
+			n.Children = append(n.Children, g.node(depth-1, false))
+		}
+		return n
+	}
+	var cond *arbor.Node
+	switch x := g.r.IntN(10); {
+	case x < 5:
+		g.nodes++
+		cond = g.flipCondition()
+	case x < 7:
+		g.nodes++
+		cond = g.action()
+	default:
+		cond = g.node(depth-1, false)
+	}
+	n.Children = []*arbor.Node{cond, g.node(depth-1, false)}
+	if g.chance(0.7) {
+		n.Children = append(n.Children, g.node(depth-1, false))
+	}
+	return n
 }
 
 // The composites by how their leading Checks decide them: sequences stop

@@ -177,7 +177,7 @@ func TestGeneratedTreesCompileAndTick(t *testing.T) {
 	for _, p := range []string{"Parallel.success", "Parallel.failure", "Parallel.retryFailed", "ParallelAll.maxFailures",
 		"Repeat.count", "RetryUntilSuccessful.attempts", "RepeatUntilFailure.max", "Timeout.ms", "Delay.ms", "Cooldown.ms",
 		"Limiter.max", "RunOnce.then", "Wait.ticks", "Wait.ms", "Check.value", "Set.ttlMs", "Act.n", arbor.ErrorType + ".message",
-		"RandomSelector.weights", "RandomSelector.seed", "RandomSequence.weights", "RandomSequence.seed"} {
+		"RandomSelector.weights", "RandomSelector.seed", "RandomSequence.weights", "RandomSequence.seed", "Switch.key", "Switch.cases"} {
 		if cov.params[p] == 0 {
 			missing = append(missing, p)
 		}
@@ -275,7 +275,8 @@ func builtinNames() []string {
 	return []string{"Sequence", "SequenceWithMemory", "ReactiveSequence", "Selector", "ReactiveSelector",
 		"Parallel", "ParallelAll", "Inverter", "ForceSuccess", "ForceFailure", "Repeat", "RetryUntilSuccessful",
 		"RepeatUntilFailure", "Timeout", "Delay", "Cooldown", "Limiter", "RunOnce", "SubTree",
-		"Success", "Failure", "Running", "Wait", "Check", "Set", arbor.ErrorType, "RandomSelector", "RandomSequence"}
+		"Success", "Failure", "Running", "Wait", "Check", "Set", arbor.ErrorType, "RandomSelector", "RandomSequence",
+		"IfThenElse", "WhileDoElse", "Switch"}
 }
 
 // Every built-in type of the registry is one the generator knows.

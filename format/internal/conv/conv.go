@@ -59,6 +59,7 @@ var shapes = map[string]Shape{
 	"Sequence": Composite, "SequenceWithMemory": Composite, "ReactiveSequence": Composite,
 	"Selector": Composite, "ReactiveSelector": Composite, "Parallel": Composite, "ParallelAll": Composite,
 	"RandomSelector": Composite, "RandomSequence": Composite,
+	"IfThenElse": Composite, "WhileDoElse": Composite, "Switch": Composite,
 	"Inverter": Decorator, "ForceSuccess": Decorator, "ForceFailure": Decorator, "Repeat": Decorator,
 	"RetryUntilSuccessful": Decorator, "RepeatUntilFailure": Decorator, "Timeout": Decorator,
 	"Delay": Decorator, "Cooldown": Decorator, "Limiter": Decorator, "RunOnce": Decorator,

@@ -195,7 +195,7 @@ var builtinTypes = []string{
 	"Sequence", "SequenceWithMemory", "ReactiveSequence", "Selector", "ReactiveSelector", "Parallel", "ParallelAll",
 	"Inverter", "ForceSuccess", "ForceFailure", "Repeat", "RetryUntilSuccessful", "RepeatUntilFailure", "Timeout",
 	"Delay", "Cooldown", "Limiter", "RunOnce", "SubTree", "Success", "Failure", "Running", "Wait", "Check", "Set",
-	"RandomSelector", "RandomSequence",
+	"RandomSelector", "RandomSequence", "IfThenElse", "WhileDoElse", "Switch",
 }
 
 var canonical = map[string]string{

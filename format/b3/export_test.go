@@ -215,6 +215,58 @@ func TestExportRandom(t *testing.T) {
 	}
 }
 
+// TestExportBranching writes IfThenElse, WhileDoElse and Switch as the
+// other Arbor-only built-ins: custom composites under their Arbor names,
+// Switch's key and cases as properties; and reads them back.
+func TestExportBranching(t *testing.T) {
+	d := &arbor.Document{Trees: map[string]*arbor.Node{"M": arbor.Switch("mode", []any{1, "idle", true},
+		arbor.IfThenElse(arbor.AlwaysSuccess(), arbor.AlwaysRunning(), arbor.AlwaysFailure()),
+		arbor.WhileDoElse(arbor.AlwaysFailure(), arbor.AlwaysSuccess()),
+		arbor.AlwaysSuccess(), arbor.AlwaysFailure(),
+	)}}
+	data, err := b3.Export(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Trees []struct {
+			Nodes map[string]jsonNode `json:"nodes"`
+		} `json:"trees"`
+		CustomNodes []jsonNode `json:"custom_nodes"`
+	}
+	if err := json.Unmarshal(data, &p); err != nil {
+		t.Fatal(err)
+	}
+	props := map[string]string{}
+	for _, n := range p.Trees[0].Nodes {
+		if n.Category == "composite" {
+			b, _ := json.Marshal(n.Properties)
+			props[n.Name] = string(b)
+		}
+	}
+	if props["Switch"] != `{"cases":[1,"idle",true],"key":"mode"}` || props["IfThenElse"] != `{}` || props["WhileDoElse"] != `{}` {
+		t.Errorf("composites' properties: %v", props)
+	}
+	cats := map[string]string{}
+	for _, c := range p.CustomNodes {
+		cats[c.Name] = c.Category
+	}
+	if cats["Switch"] != "composite" || cats["IfThenElse"] != "composite" || cats["WhileDoElse"] != "composite" {
+		t.Errorf("custom nodes: %v", cats)
+	}
+	back, err := b3.Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `Switch{cases:[1,"idle",true],key:"mode"}(IfThenElse(Success Running Failure) WhileDoElse(Failure Success) Success Failure)`
+	if got := formattest.Shape(back.Trees["M"]); got != want {
+		t.Errorf("read back as\n  %s\nwant\n  %s", got, want)
+	}
+	if _, err := arbor.Compile(back, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestExportErrors(t *testing.T) {
 	cases := []struct {
 		name string

@@ -460,6 +460,10 @@ func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor
 				}
 			}
 		}
+	case "IfThenElse", "WhileDoElse":
+		err = params(nil)
+	case "Switch":
+		elem, err = switchPorts(n, path, &ports)
 	case "Check":
 		err = x.untypedParams(n, path, &ports, map[string]string{"key": "key", "op": "op", "value": "value"})
 	case "Set":
@@ -481,7 +485,7 @@ func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor
 			return fail("node type %q cannot be written in BT.CPP XML", n.Type)
 		}
 		elem = n.Type
-		if _, bt := mapped[elem]; bt || IsUnsupported(elem) || elem == "KeepRunningUntilFailure" {
+		if _, bt := mapped[elem]; bt || IsUnsupported(elem) || elem == "KeepRunningUntilFailure" || switchCases(elem) > 0 {
 			return fail("node type %q is also a BT.CPP built-in and cannot be written", n.Type)
 		}
 		m := x.models[n.Type]
@@ -509,6 +513,40 @@ func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor
 		return "", nil, nil, err
 	}
 	return elem, append(head, ports...), kids, nil
+}
+
+// switchPorts writes a Switch as BT.CPP's SwitchN: N the number of cases
+// (BT.CPP has Switch2 to Switch6), variable="{key}", and case_1 … case_N,
+// each of which must read back as itself (as SetBlackboard's value).
+func switchPorts(n *arbor.Node, path string, ports *[]attr) (string, error) {
+	fail := func(format string, args ...any) (string, error) {
+		return "", fmt.Errorf("%s (%s): %s", path, n.Type, fmt.Sprintf(format, args...))
+	}
+	for _, k := range conv.SortedKeys(n.Params) {
+		if k != "key" && k != "cases" {
+			return fail("parameter %q cannot be written in BT.CPP XML", k)
+		}
+	}
+	key, _ := n.Params["key"].(string)
+	if key == "" || conv.IsRef(key) {
+		return fail("parameter \"key\": want a key name, got %v", n.Params["key"])
+	}
+	cases, ok := conv.List(n.Params["cases"])
+	if !ok {
+		return fail("parameter \"cases\": want a list, got %v", n.Params["cases"])
+	}
+	if len(cases) < 2 || len(cases) > 6 {
+		return fail("%d cases: BT.CPP XML has Switch2 to Switch6", len(cases))
+	}
+	*ports = append(*ports, attr{"variable", "{" + key + "}"})
+	for k, v := range cases {
+		s, err := scalar(v, true)
+		if err != nil {
+			return fail("parameter \"cases\": cases[%d]: %v", k, err)
+		}
+		*ports = append(*ports, attr{fmt.Sprintf("case_%d", k+1), s})
+	}
+	return fmt.Sprintf("Switch%d", len(cases)), nil
 }
 
 // goInteger formats a Go integer value exactly, as the engine reads a

@@ -152,6 +152,53 @@ func TestExportRandom(t *testing.T) {
 	}
 }
 
+// TestExportBranching writes IfThenElse and WhileDoElse under their
+// names and a Switch as BT.CPP's SwitchN (no model: BT.CPP built-ins);
+// and reads them back.
+func TestExportBranching(t *testing.T) {
+	d := &arbor.Document{Trees: map[string]*arbor.Node{"M": arbor.Switch("mode", []any{1, "idle", true, -0.5},
+		arbor.IfThenElse(arbor.Check("hp", ">", 3), arbor.Leaf("A"), arbor.Leaf("B")).Named("if"),
+		arbor.WhileDoElse(arbor.AlwaysSuccess(), arbor.Leaf("A")),
+		arbor.Leaf("B"), arbor.Leaf("A"),
+		arbor.Branch("Switch", arbor.Leaf("A"), arbor.Leaf("B"), arbor.Leaf("C")).With("key", "@g").With("cases", []string{"x", "y"}),
+	)}}
+	data, err := btcpp.Export(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xml := string(data)
+	for _, want := range []string{
+		`<Switch4 variable="{mode}" case_1="1" case_2="idle" case_3="true" case_4="-0.5">`, `<IfThenElse name="if">`, `<WhileDoElse>`,
+		`<Switch2 variable="{@g}" case_1="x" case_2="y">`,
+	} {
+		if !strings.Contains(xml, want) {
+			t.Errorf("export lacks %s:\n%s", want, xml)
+		}
+	}
+	for _, not := range []string{`ID="IfThenElse"`, `ID="WhileDoElse"`, `ID="Switch`} {
+		if strings.Contains(xml, not) {
+			t.Errorf("export has a model %s:\n%s", not, xml)
+		}
+	}
+	back, err := btcpp.LoadWith(data, btcpp.Options{NoIncludes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `Switch{cases:[1,"idle",true,-0.5],key:"mode"}(IfThenElse"if"(Check{key:"hp",op:">",value:3} A B) WhileDoElse(Success A) B A Switch{cases:["x","y"],key:"@g"}(A B C))`
+	if got := formattest.Shape(back.Trees["M"]); got != want {
+		t.Errorf("read back as\n  %s\nwant\n  %s", got, want)
+	}
+	reg := arbor.NewRegistry()
+	for _, name := range []string{"A", "B", "C"} {
+		if err := reg.ActionFunc(name, func(*arbor.Ctx) (arbor.Status, error) { return arbor.Success, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := arbor.Compile(back, reg); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestExportErrors(t *testing.T) {
 	one := func(n *arbor.Node) *arbor.Document { return &arbor.Document{Trees: map[string]*arbor.Node{"a": n}} }
 	cases := []struct {
@@ -175,6 +222,12 @@ func TestExportErrors(t *testing.T) {
 		{"weights not a list", one(arbor.RandomSelector(arbor.AlwaysSuccess()).With("weights", 3)), `RandomSelector): parameter "weights": want a non-empty list of numbers`},
 		{"weights of strings", one(arbor.RandomSequence(arbor.AlwaysSuccess()).With("weights", []any{"1"})), `parameter "weights": want a non-empty list of numbers`},
 		{"random composite's stray parameter", one(arbor.RandomSequence(arbor.AlwaysSuccess()).With("x", 1)), `parameter "x" cannot be written in BT.CPP XML`},
+		{"Switch of one case", one(arbor.Switch("k", []any{1}, arbor.AlwaysSuccess(), arbor.AlwaysFailure())), `Switch): 1 cases: BT.CPP XML has Switch2 to Switch6`},
+		{"Switch of seven cases", one(arbor.Switch("k", []any{1, 2, 3, 4, 5, 6, 7}, mocks(8)...)), `7 cases: BT.CPP XML has Switch2 to Switch6`},
+		{"Switch number-like string case", one(arbor.Switch("k", []any{"1", "a"}, mocks(3)...)), `parameter "cases": cases[0]: the string "1" would read back as a number or boolean`},
+		{"Switch list case", one(arbor.Switch("k", []any{"a", []any{1}}, mocks(3)...)), `parameter "cases": cases[1]: a []interface {} value cannot be written`},
+		{"Switch stray parameter", one(arbor.Switch("k", []any{"a", "b"}, mocks(3)...).With("x", 1)), `parameter "x" cannot be written in BT.CPP XML`},
+		{"program type named like a SwitchN", one(arbor.Leaf("Switch3")), `node type "Switch3" is also a BT.CPP built-in`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -245,4 +298,13 @@ func TestExportRandomSeedAtInt64Limits(t *testing.T) {
 			t.Errorf("seed %v: read back as another tree:\n%s", seed, data)
 		}
 	}
+}
+
+// mocks returns n leaves of a program type.
+func mocks(n int) []*arbor.Node {
+	out := make([]*arbor.Node, n)
+	for i := range out {
+		out[i] = arbor.Leaf("A")
+	}
+	return out
 }

@@ -484,6 +484,11 @@ func (l *loader) node(e *element, path string, depth int) *arbor.Node {
 		n.SingleChild = true
 	case mapped[id].arbor != "":
 		l.mappedNode(n, id, mapped[id], ports, len(e.kids), path, e.line)
+	case switchCases(id) > 0:
+		l.switchNode(n, id, switchCases(id), ports, path, e.line)
+	case id == "Switch":
+		l.el.Add(path, id, e.line, "BT.CPP XML writes Arbor's Switch as Switch2 … Switch6 (the number of cases) with variable=\"{key}\" and case_1 … case_N%s", w)
+		return nil
 	case isArborOnly(id):
 		n.Type = id
 		if port := l.foreignPort(id); port != "" {
@@ -690,6 +695,65 @@ func (l *loader) mappedNode(n *arbor.Node, id string, m mapping, ports []xmlAttr
 	}
 	if _, has := given["then_skip"]; id == "RunOnce" && !has {
 		l.el.Add(path, id, line, "unsupported BT.CPP feature: RunOnce with then_skip=\"true\" (BT.CPP's default: skipping); write then_skip=\"false\"%s", w)
+	}
+}
+
+// switchCases returns N for BT.CPP's SwitchN (N from 2 to 6, the ones
+// BT.CPP registers), else 0.
+func switchCases(id string) int {
+	if len(id) == len("Switch2") && strings.HasPrefix(id, "Switch") && id[6] >= '2' && id[6] <= '6' {
+		return int(id[6] - '0')
+	}
+	return 0
+}
+
+// switchNode converts BT.CPP's SwitchN (nc cases) to Arbor's Switch:
+// variable="{key}" is the key, case_1 … case_N the cases, each converted
+// as SetBlackboard's value is (a number if it reads as one, true or false
+// a boolean, else the string).
+func (l *loader) switchNode(n *arbor.Node, id string, nc int, ports []xmlAttr, path string, line int) {
+	w := l.where(l.file)
+	n.Type = "Switch"
+	known := map[string]bool{"variable": true}
+	for k := 1; k <= nc; k++ {
+		known[fmt.Sprintf("case_%d", k)] = true
+	}
+	given := map[string]string{}
+	for _, a := range ports {
+		if name := a.Name.Local; known[name] {
+			given[name] = a.Value
+		} else {
+			l.el.Add(path, id, line, "unknown port %q of %s (ports: variable, case_1 … case_%d)%s", name, id, nc, w)
+		}
+	}
+	switch v, ok := given["variable"]; {
+	case !ok:
+		l.el.Add(path, id, line, "missing port %q of %s%s", "variable", id, w)
+	case v == "{=}":
+		setParam(n, "key", "variable")
+	case !conv.IsRef(v):
+		l.el.Add(path, id, line, "port \"variable\": want a blackboard reference {key}, got %q (a constant would pick the same child on every tick)%s", v, w)
+	default:
+		setParam(n, "key", v[1:len(v)-1])
+	}
+	cases := make([]any, nc)
+	complete := true
+	for k := range cases {
+		name := fmt.Sprintf("case_%d", k+1)
+		raw, ok := given[name]
+		switch {
+		case !ok:
+			l.el.Add(path, id, line, "missing port %q of %s%s", name, id, w)
+			complete = false
+		case conv.IsRef(raw):
+			l.el.Add(path, id, line, "port %q: blackboard references (%s) are not supported here; give a literal%s", name, raw, w)
+			complete = false
+		default:
+			cases[k] = Untyped(raw)
+		}
+	}
+	if complete {
+		setParam(n, "cases", cases)
 	}
 }
 
@@ -931,6 +995,8 @@ var mapped = map[string]mapping{
 	"ReactiveSequence":   {arbor: "ReactiveSequence"},
 	"Fallback":           {arbor: "Selector"},
 	"ReactiveFallback":   {arbor: "ReactiveSelector"},
+	"IfThenElse":         {arbor: "IfThenElse"},
+	"WhileDoElse":        {arbor: "WhileDoElse"},
 	"Parallel": {arbor: "Parallel",
 		ports: []port{{bt: "success_count", param: "success", kind: kInt, def: -1.0}, {bt: "failure_count", param: "failure", kind: kInt, def: 1.0}},
 		ext:   []port{{bt: "retryFailed", param: "retryFailed", kind: kBool}}},
@@ -1050,13 +1116,6 @@ var unsupported = map[string]string{
 	"Script":                "scripting (Script) is not supported",
 	"ScriptCondition":       "scripting (ScriptCondition) is not supported",
 	"Precondition":          "scripting (Precondition) is not supported",
-	"IfThenElse":            "no Arbor counterpart",
-	"WhileDoElse":           "no Arbor counterpart",
-	"Switch2":               "no Arbor counterpart",
-	"Switch3":               "no Arbor counterpart",
-	"Switch4":               "no Arbor counterpart",
-	"Switch5":               "no Arbor counterpart",
-	"Switch6":               "no Arbor counterpart",
 	"ManualSelector":        "no Arbor counterpart",
 	"TryCatch":              "no Arbor counterpart",
 	"AsyncSequence":         "no Arbor counterpart",

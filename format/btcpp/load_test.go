@@ -62,6 +62,12 @@ func TestLoadMapsEveryType(t *testing.T) {
 		{"random composites (Arbor-only; weights as BT.CPP writes a std::vector<double>)",
 			`<Sequence><RandomSelector weights="3; 1;0.5" seed="-7"><A/><B/><C/></RandomSelector><RandomSequence><A/></RandomSequence><Control ID="RandomSequence" weights="2"><B/></Control></Sequence>`,
 			`Sequence(RandomSelector{seed:-7,weights:[3,1,0.5]}(A B C) RandomSequence(A) RandomSequence{weights:[2]}(B))`},
+		{"IfThenElse and WhileDoElse", `<Sequence><IfThenElse name="if"><A/><B/><C/></IfThenElse><WhileDoElse><A/><B/></WhileDoElse><Control ID="IfThenElse"><A/><B/></Control></Sequence>`,
+			`Sequence(IfThenElse"if"(A B C) WhileDoElse(A B) IfThenElse(A B))`},
+		{"SwitchN: variable is the key, the cases untyped as SetBlackboard's value", `<Switch3 variable="{mode}" case_1="1" case_2="idle" case_3="true"><A/><B/><C/><D/></Switch3>`,
+			`Switch{cases:[1,"idle",true],key:"mode"}(A B C D)`},
+		{"Switch2, Switch6, a global key, {=}", `<Sequence><Switch2 variable="{@m}" case_1="-0.5" case_2=""><A/><B/><C/></Switch2><Control ID="Switch6" variable="{=}" case_1="a" case_2="b" case_3="c" case_4="d" case_5="e" case_6="f"><A/><B/><C/><D/><A/><B/><C/></Control></Sequence>`,
+			`Sequence(Switch{cases:[-0.5,""],key:"@m"}(A B C) Switch{cases:["a","b","c","d","e","f"],key:"variable"}(A B C D A B C))`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -172,8 +178,13 @@ func TestLoadErrors(t *testing.T) {
 		{"Script", doc(`<Script code="x:=1"/>`), []string{"unsupported BT.CPP node Script: scripting"}},
 		{"ScriptCondition", doc(`<ScriptCondition code="x"/>`), []string{"unsupported BT.CPP node ScriptCondition"}},
 		{"Precondition", doc(`<Precondition if="x" else="FAILURE"><A/></Precondition>`), []string{"unsupported BT.CPP node Precondition"}},
-		{"IfThenElse", doc(`<IfThenElse><A/><B/></IfThenElse>`), []string{"unsupported BT.CPP node IfThenElse"}},
-		{"Switch", doc(`<Switch2 variable="{v}" case_1="a"><A/><B/><C/></Switch2>`), []string{"unsupported BT.CPP node Switch2"}},
+		{"IfThenElse ports", doc(`<IfThenElse x="1"><A/><B/></IfThenElse>`), []string{`unknown port "x" of IfThenElse (ports: none)`}},
+		{"Switch without variable", doc(`<Switch2 case_1="a" case_2="b"><A/><B/><C/></Switch2>`), []string{`missing port "variable" of Switch2`}},
+		{"Switch variable not a reference", doc(`<Switch2 variable="mode" case_1="a" case_2="b"><A/><B/><C/></Switch2>`), []string{`port "variable": want a blackboard reference {key}, got "mode"`}},
+		{"Switch missing case", doc(`<Switch3 variable="{v}" case_1="a" case_3="c"><A/><B/><C/><D/></Switch3>`), []string{`missing port "case_2" of Switch3`}},
+		{"Switch case beyond N", doc(`<Switch2 variable="{v}" case_1="a" case_2="b" case_3="c"><A/><B/><C/></Switch2>`), []string{`unknown port "case_3" of Switch2 (ports: variable, case_1 … case_2)`}},
+		{"Switch case from the blackboard", doc(`<Switch2 variable="{v}" case_1="{a}" case_2="b"><A/><B/><C/></Switch2>`), []string{`port "case_1": blackboard references ({a}) are not supported here`}},
+		{"Arbor's Switch name", doc(`<Switch key="v" cases="a"><A/><B/></Switch>`), []string{`BT.CPP XML writes Arbor's Switch as Switch2 … Switch6`}},
 		{"v3 SequenceStar", doc(`<SequenceStar><A/></SequenceStar>`), []string{"unsupported BT.CPP node SequenceStar", "SequenceWithMemory"}},
 		{"SubTree remapping", doc(`<SubTree ID="M" goal="{g}"/>`), []string{"port remapping on SubTree (attribute goal)"}},
 		{"SubTree without ID", doc(`<SubTree/>`), []string{"<SubTree> needs an ID attribute"}},

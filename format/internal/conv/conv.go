@@ -592,6 +592,23 @@ func NumberList(v any) ([]float64, bool) {
 	return out, true
 }
 
+// List returns a list parameter's elements: a list of a file ([]any) or
+// a Go slice; false when v is not a list.
+func List(v any) ([]any, bool) {
+	if v == nil {
+		return nil, false
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		return nil, false
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		out[i] = rv.Index(i).Interface()
+	}
+	return out, true
+}
+
 // SortedKeys returns a map's keys, sorted.
 func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

@@ -26,6 +26,7 @@ func FuzzLoadB3(f *testing.F) {
 		`{"root":"a","nodes":{"a":{"name":"Wait","properties":{"ticks":1}},"b":{"name":"Error"}}}`,
 		`{"root":"a","nodes":{"a":{"name":"Repeater","title":"<maxLoop><x>","properties":{"maxLoop":-3},"child":"b"},"b":{"name":"Error"}}}`,
 		`{"root":"a","nodes":{"a":{"name":"RandomSelector","properties":{"weights":[3,0],"seed":-2},"children":["b","c"]},"b":{"name":"RandomSequence","children":["c"]},"c":{"name":"Runner"}}}`,
+		`{"root":"a","nodes":{"a":{"name":"Switch","properties":{"key":"m","cases":[1,"x"]},"children":["b","c","d"]},"b":{"name":"IfThenElse","children":["c","d"]},"c":{"name":"Runner"},"d":{"name":"WhileDoElse","children":["c","c","c"]}}}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -27,6 +27,7 @@ func FuzzLoadBTCPP(f *testing.F) {
 		`<root BTCPP_format="4" main_tree_to_execute="M"><BehaviorTree ID="M"><Parallel success_count="-2"><A/><B/><C guard="G"/></Parallel></BehaviorTree><BehaviorTree ID="G"><Check key="k" op="exists"/></BehaviorTree></root>`,
 		`<root BTCPP_format="4"><BehaviorTree ID="M"><Action ID="x y" p="1e3" q="true" r="s"/></BehaviorTree><TreeNodesModel><Action ID="x y"><input_port name="p" type="std::string"/></Action></TreeNodesModel></root>`,
 		`<root BTCPP_format="4"><BehaviorTree ID="M"><RandomSelector weights="2;0.5;0" seed="-4"><A/><RandomSequence><B/></RandomSequence><Control ID="RandomSequence" weights=" 1 "><C/></Control></RandomSelector></BehaviorTree></root>`,
+		`<root BTCPP_format="4"><BehaviorTree ID="M"><Switch2 variable="{m}" case_1="1" case_2="x"><IfThenElse><A/><B/><C/></IfThenElse><WhileDoElse><A/><B/></WhileDoElse><Control ID="Switch3" variable="{=}" case_1="true" case_2="" case_3="{k}"><A/></Control></Switch2></BehaviorTree></root>`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -467,7 +468,11 @@ func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor
 	case "Check":
 		err = x.untypedParams(n, path, &ports, map[string]string{"key": "key", "op": "op", "value": "value"})
 	case "Set":
-		if setBlackboardForm(n) {
+		if v, has := n.Params["value"]; has && v == nil && setBlackboardForm(n) {
+			// A Set of null deletes the key.
+			elem = "UnsetBlackboard"
+			err = x.untypedParams(n, path, &ports, map[string]string{"key": "key"}, "value")
+		} else if setBlackboardForm(n) {
 			elem = "SetBlackboard"
 			err = x.untypedParams(n, path, &ports, map[string]string{"key": "output_key", "value": "value"})
 		} else {
@@ -584,10 +589,13 @@ func numberList(v any) (string, error) {
 	return strings.Join(parts, ";"), nil
 }
 
-// untypedParams writes parameters whose values have no declared type:
-// values must read back as themselves.
-func (x *exporter) untypedParams(n *arbor.Node, path string, ports *[]attr, names map[string]string) error {
+// untypedParams writes parameters whose values have no declared type
+// (but those in skip): values must read back as themselves.
+func (x *exporter) untypedParams(n *arbor.Node, path string, ports *[]attr, names map[string]string, skip ...string) error {
 	for _, k := range conv.SortedKeys(n.Params) {
+		if slices.Contains(skip, k) {
+			continue
+		}
 		bt, ok := names[k]
 		if !ok {
 			return fmt.Errorf("%s (%s): parameter %q cannot be written in BT.CPP XML", path, n.Type, k)

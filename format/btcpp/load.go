@@ -696,6 +696,13 @@ func (l *loader) mappedNode(n *arbor.Node, id string, m mapping, ports []xmlAttr
 	if _, has := given["then_skip"]; id == "RunOnce" && !has {
 		l.el.Add(path, id, line, "unsupported BT.CPP feature: RunOnce with then_skip=\"true\" (BT.CPP's default: skipping); write then_skip=\"false\"%s", w)
 	}
+	if id == "UnsetBlackboard" {
+		// Arbor's Set of a null value deletes the key.
+		if k, _ := n.Params["key"].(string); conv.IsRef(k) {
+			l.el.Add(path, id, line, "port \"key\" of UnsetBlackboard names the entry to remove (key=\"k\"); a reference %s, which would read that name from another entry, is not supported%s", k, w)
+		}
+		setParam(n, "value", nil)
+	}
 }
 
 // switchCases returns N for BT.CPP's SwitchN (N from 2 to 6, the ones
@@ -1014,6 +1021,8 @@ var mapped = map[string]mapping{
 	"AlwaysSuccess": {arbor: "Success"},
 	"AlwaysFailure": {arbor: "Failure"},
 	"SetBlackboard": {arbor: "Set", ports: []port{{bt: "value", param: "value", kind: kUntyped, required: true}, {bt: "output_key", param: "key", kind: kKey, required: true}}},
+	// A Set of null (see mappedNode).
+	"UnsetBlackboard": {arbor: "Set", ports: []port{{bt: "key", param: "key", kind: kString, required: true}}},
 }
 
 // arborParamKinds types the parameters of Arbor-only built-ins written in
@@ -1131,7 +1140,6 @@ var unsupported = map[string]string{
 	"PopDoubleFromQueue":    "queues and loops over blackboard lists are not supported",
 	"PopBoolFromQueue":      "queues and loops over blackboard lists are not supported",
 	"PopStringFromQueue":    "queues and loops over blackboard lists are not supported",
-	"UnsetBlackboard":       "no Arbor counterpart (use Set with a null value in Arbor's format)",
 	"SkipUnlessUpdated":     "blackboard update tracking is not supported",
 	"WaitValueUpdate":       "blackboard update tracking is not supported",
 	"WasEntryUpdated":       "blackboard update tracking is not supported",

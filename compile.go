@@ -79,7 +79,7 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 		return nil, el.err()
 	}
 
-	c := &compiler{reg: reg, el: el, protos: make(map[string]*proto), maxDepth: o.MaxDepth}
+	c := &compiler{reg: reg, doc: doc, el: el, protos: make(map[string]*proto), maxDepth: o.MaxDepth}
 	for _, name := range doc.TreeNames() {
 		c.protos[name] = c.build(doc.Trees[name], "trees."+name, "", false, 1)
 	}
@@ -139,6 +139,7 @@ type pendingGuard struct {
 
 type compiler struct {
 	reg    *Registry
+	doc    *Document
 	el     *errList
 	protos map[string]*proto
 	tree   *Tree
@@ -307,7 +308,19 @@ func (c *compiler) params(p *proto, pr *paramReader, nk int) {
 			n.a = int64(st)
 		}
 	case kSubTree:
-		p.subtree, _ = pr.str("tree", true)
+		var ok bool
+		if p.subtree, ok = pr.str("tree", true); ok {
+			// Reported here rather than with the cycles, which need
+			// every tree built: so that it comes with the other
+			// errors of the document, in order.
+			if _, found := c.doc.Trees[p.subtree]; !found {
+				msg := fmt.Sprintf("SubTree names a missing tree %q", p.subtree)
+				if s := suggest.Closest(p.subtree, c.doc.TreeNames()); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				pr.el.add(pr.path, pr.typ, p.def.Line, "%s", msg)
+			}
+		}
 	case kWaitTicks:
 		hasT, hasM := pr.has("ticks"), pr.has("ms")
 		switch {
@@ -433,16 +446,11 @@ func (c *compiler) checkSubtrees(doc *Document) {
 			return
 		}
 		if p.n.kind == kSubTree {
-			if _, ok := c.protos[p.subtree]; !ok {
-				msg := fmt.Sprintf("SubTree names a missing tree %q", p.subtree)
-				if s := suggest.Closest(p.subtree, doc.TreeNames()); s != "" {
-					msg += fmt.Sprintf(" (did you mean %q?)", s)
-				}
-				c.el.add(p.path, p.def.Type, p.def.Line, "%s", msg)
-			} else if state[p.subtree] == active {
+			// A missing tree was reported by build.
+			if _, ok := c.protos[p.subtree]; ok && state[p.subtree] == active {
 				cycle := append(append([]string{}, stack[indexOf(stack, p.subtree):]...), p.subtree)
 				c.el.add(p.path, p.def.Type, p.def.Line, "subtree cycle: %s", strings.Join(cycle, " → "))
-			} else {
+			} else if ok {
 				visit(p.subtree, stack)
 			}
 		}

@@ -459,19 +459,23 @@ func TestLoadDocumentStructure(t *testing.T) {
 		})
 	}
 	t.Run("every problem of a document is reported, each with its path", func(t *testing.T) {
-		_, err := ldLoad(t, ldGuardDoc(`{"type": "Sequence", "children": [{"type": "Inverter"}, {"type": "Atack"}, {"type": "Repeat", "count": "x", "child": {"type": "Success"}}]}`), false)
+		// A SubTree naming a missing tree is reported with the others
+		// (it was reported only once every other problem was fixed).
+		_, err := ldLoad(t, ldGuardDoc(`{"type": "Sequence", "children": [{"type": "Inverter"}, {"type": "Atack"}, {"type": "Repeat", "count": "x", "child": {"type": "Success"}}, {"type": "SubTree", "tree": "Fihgt"}, {"type": "Wiat"}]}`, `"Fight": {"type": "Success"}`), false)
 		var les arbor.LoadErrors
 		if !errors.As(err, &les) {
 			t.Fatalf("error %v is not LoadErrors", err)
 		}
-		paths := map[string]bool{}
+		var paths []string
 		for _, e := range les {
-			paths[e.Path] = true
+			paths = append(paths, e.Path)
 		}
-		for _, p := range []string{"trees.Guard.children[0]", "trees.Guard.children[1]", "trees.Guard.children[2]"} {
-			if !paths[p] {
-				t.Errorf("no error at %s: %v", p, err)
-			}
+		want := []string{"trees.Guard.children[0]", "trees.Guard.children[1]", "trees.Guard.children[2]", "trees.Guard.children[3]", "trees.Guard.children[4]"}
+		if !reflect.DeepEqual(paths, want) {
+			t.Errorf("errors at %q, want one at each of %q, in document order: %v", paths, want, err)
+		}
+		if !strings.Contains(les[3].Msg, `missing tree "Fihgt" (did you mean "Fight"?)`) {
+			t.Errorf("SubTree error: %v", les[3])
 		}
 	})
 }

@@ -376,8 +376,9 @@ func readTable(r *snapReader, global bool, put func(id int32, s slot)) {
 
 // Snapshot encodes the agent's running state (running nodes, node and
 // user memory, observers, status, paused) and its agent-scope blackboard.
-// Take it between ticks. User node memory that holds pointers must
-// implement encoding.BinaryMarshaler and BinaryUnmarshaler; blackboard
+// Take it between ticks. User node memory that holds pointers (strings,
+// slices and maps included) must implement encoding.BinaryMarshaler and
+// BinaryUnmarshaler, or Snapshot fails naming the node; blackboard
 // values of user types need a codec (RegisterCodec).
 func (a *Agent) Snapshot() ([]byte, error) {
 	if a.tree == nil {
@@ -420,12 +421,15 @@ func (a *Agent) Snapshot() ([]byte, error) {
 	w.uvarint(uint64(len(umem)))
 	for i, m := range umem {
 		bm, ok := m.(encoding.BinaryMarshaler)
-		if !ok {
-			return nil, fmt.Errorf("snapshot of agent %d: user node memory %T holds pointers and does not implement encoding.BinaryMarshaler", a.id, m)
+		if _, canRestore := m.(encoding.BinaryUnmarshaler); !ok || !canRestore {
+			// Checked here, not only by Restore: a snapshot that
+			// cannot be restored is no snapshot.
+			return nil, fmt.Errorf("snapshot of agent %d: %s: memory %T holds pointers%s and does not implement %s (implement both on %T, or keep only numbers, booleans and arrays and structs of them in it)",
+				a.id, a.tree.umemNode(i), m, pointerField(reflect.TypeOf(m).Elem()), missingCodecMethods(ok, canRestore), m)
 		}
 		data, err := bm.MarshalBinary()
 		if err != nil {
-			return nil, fmt.Errorf("snapshot of agent %d: user node memory %d (%T): %w", a.id, i, m, err)
+			return nil, fmt.Errorf("snapshot of agent %d: %s: memory %T: %w", a.id, a.tree.umemNode(i), m, err)
 		}
 		w.bytes(data)
 	}
@@ -545,10 +549,10 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 		for k, d := range umemData {
 			bu, ok := fresh[k].(encoding.BinaryUnmarshaler)
 			if !ok {
-				return fmt.Errorf("restore agent %d: user node memory %T does not implement encoding.BinaryUnmarshaler", a.id, fresh[k])
+				return fmt.Errorf("restore agent %d: %s: memory %T does not implement encoding.BinaryUnmarshaler", a.id, t.umemNode(k), fresh[k])
 			}
 			if err := bu.UnmarshalBinary(d); err != nil {
-				return fmt.Errorf("restore agent %d: user node memory %d: %w", a.id, k, err)
+				return fmt.Errorf("restore agent %d: %s: memory %T: %w", a.id, t.umemNode(k), fresh[k], err)
 			}
 		}
 		a.Halt() // what the agent was running ends: exactly-once halts
@@ -861,4 +865,43 @@ func (s *streamReader) slot() (string, slot, error) {
 	r := &snapReader{buf: w.buf}
 	n, sl := readSlot(r)
 	return n, sl, r.err
+}
+
+// umemNode describes the node whose user memory with pointers is slot k
+// of an agent's (Agent.cold.umem), for error messages: "node 7
+// (Guard.children[1], MoveTo)".
+func (t *Tree) umemNode(k int) string {
+	for i := range t.nodes {
+		if n := &t.nodes[i]; n.umemHeap && int(n.umem) == k {
+			return fmt.Sprintf("node %d (%s, %s)", i, t.meta[i].path, t.meta[i].typ)
+		}
+	}
+	return fmt.Sprintf("user memory %d", k)
+}
+
+// pointerField names, for an error message, the first field of struct t
+// that holds pointers (" (field target string)"): strings, slices and maps
+// hold pointers too, which is not obvious. It is "" when t is not a struct.
+func pointerField(t reflect.Type) string {
+	if t.Kind() != reflect.Struct {
+		return ""
+	}
+	for i := 0; i < t.NumField(); i++ {
+		if f := t.Field(i); hasPointers(f.Type) {
+			return fmt.Sprintf(" (field %s %s)", f.Name, f.Type)
+		}
+	}
+	return ""
+}
+
+// missingCodecMethods names the methods of encoding.BinaryMarshaler and
+// BinaryUnmarshaler a user memory type lacks.
+func missingCodecMethods(marshal, unmarshal bool) string {
+	switch {
+	case !marshal && !unmarshal:
+		return "encoding.BinaryMarshaler and BinaryUnmarshaler"
+	case !marshal:
+		return "encoding.BinaryMarshaler"
+	}
+	return "encoding.BinaryUnmarshaler"
 }

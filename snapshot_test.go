@@ -306,3 +306,86 @@ func TestRestoreHaltsWhatWasRunning(t *testing.T) {
 		t.Fatalf("keep blackboard: %d halts, running %v, go = %v", halts, b.Running(0), b.Blackboard().Value("go"))
 	}
 }
+
+// Memory types of user actions that hold pointers (a string): without
+// methods, with MarshalBinary only, and with both.
+type (
+	strMem     struct{ target string }
+	strMemHalf struct{ target string }
+	strMemBoth struct{ target string }
+	strAction  struct{}
+	halfAction struct{}
+	bothAction struct{}
+)
+
+func (strAction) Tick(c *arbor.Ctx, m *strMem) (arbor.Status, error) {
+	m.target = "gate"
+	return arbor.Running, nil
+}
+
+func (halfAction) Tick(c *arbor.Ctx, m *strMemHalf) (arbor.Status, error) {
+	m.target = "gate"
+	return arbor.Running, nil
+}
+
+func (bothAction) Tick(c *arbor.Ctx, m *strMemBoth) (arbor.Status, error) {
+	m.target += "."
+	c.Blackboard().Set("target", m.target)
+	return arbor.Running, nil
+}
+
+func (m *strMemHalf) MarshalBinary() ([]byte, error) { return []byte(m.target), nil }
+func (m *strMemBoth) MarshalBinary() ([]byte, error) { return []byte(m.target), nil }
+func (m *strMemBoth) UnmarshalBinary(b []byte) error { m.target = string(b); return nil }
+
+// A snapshot refused for user memory names the node and the field that
+// holds pointers (a string does, which is easy to miss), and memory that
+// cannot be read back (no UnmarshalBinary) is refused when the snapshot is
+// taken, not when it is restored.
+func TestSnapshotUserMemoryWithPointers(t *testing.T) {
+	reg := arbor.NewRegistry()
+	for _, err := range []error{
+		arbor.RegisterAction[strAction, strMem](reg, "StrAction"),
+		arbor.RegisterAction[halfAction, strMemHalf](reg, "HalfAction"),
+		arbor.RegisterAction[bothAction, strMemBoth](reg, "BothAction"),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		typ  string
+		want []string
+	}{
+		{"StrAction", []string{"node 2 (main.children[1], StrAction)", "*arbor_test.strMem", "field target string", "BinaryMarshaler and BinaryUnmarshaler"}},
+		{"HalfAction", []string{"node 2 (main.children[1], HalfAction)", "field target string", "does not implement encoding.BinaryUnmarshaler"}},
+	} {
+		a := arbor.NewAgent(mustCompile(t, reg, arbor.Sequence(arbor.AlwaysSuccess(), arbor.Leaf(c.typ))))
+		a.Tick(time.Second)
+		_, err := a.Snapshot()
+		if err == nil {
+			t.Fatalf("%s: snapshot taken", c.typ)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q does not say %q", c.typ, err, w)
+			}
+		}
+	}
+	tree := mustCompile(t, reg, arbor.Sequence(arbor.AlwaysSuccess(), arbor.Leaf("BothAction")))
+	a := arbor.NewAgent(tree)
+	a.Tick(time.Second)
+	a.Tick(2 * time.Second)
+	data, err := a.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := arbor.NewAgent(tree)
+	if err := b.Restore(data); err != nil {
+		t.Fatal(err)
+	}
+	b.Tick(3 * time.Second)
+	if v := b.Blackboard().Value("target"); v.String() != `"..."` {
+		t.Fatalf("after the restore the memory held %v, want \"...\"", v)
+	}
+}

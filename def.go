@@ -309,9 +309,11 @@ func WaitFor(d time.Duration) *Node { return Leaf("Wait", "ms", ms(d)) }
 
 // Check compares a blackboard value: op is one of == != < <= > >= exists
 // missing (no value for the last two). value is a literal or "{key}" to
-// compare with another key. An unknown op, a value missing or given where
-// it should not be, or more than one value, is a load error that Compile
-// reports.
+// compare with another key. A missing or expired key fails every op but
+// missing, != included ("alarm != true" fails until alarm is set): write
+// the key before the first tick, or test it with exists or missing. An
+// unknown op, a value missing or given where it should not be, or more
+// than one value, is a load error that Compile reports.
 func Check(key, op string, value ...any) *Node {
 	n := Leaf("Check", "key", key, "op", op)
 	if len(value) > 0 {

@@ -1059,11 +1059,25 @@ func TestUserNodeParams(t *testing.T) {
 			if !c.missing && !errors.As(e, &te) {
 				t.Errorf("error %v is not a TypeError", e)
 			}
-			if !strings.Contains(e.Error(), "goal") {
-				t.Errorf("message %q does not name the key", e.Error())
+			if !strings.Contains(e.Error(), `parameter "target" ({goal})`) {
+				t.Errorf("message %q does not name the parameter and the key", e.Error())
 			}
 		})
 	}
+
+	t.Run("an element of a list of Params is named by its index", func(t *testing.T) {
+		reg := arbor.NewRegistry()
+		if err := arbor.RegisterAction[unRoute, struct{}](reg, "Route"); err != nil {
+			t.Fatal(err)
+		}
+		var errs []*arbor.NodeError
+		a := arbor.NewAgent(mustCompile(t, reg, arbor.Leaf("Route", "stops", []any{"gate", "{next}"})),
+			arbor.WithErrorHandler(func(e *arbor.NodeError) { errs = append(errs, e) }))
+		a.Tick(0)
+		if len(errs) != 1 || !strings.Contains(errs[0].Error(), `parameter "stops[1]" ({next}): blackboard key "next" is missing`) {
+			t.Fatalf("errors %v", errs)
+		}
+	})
 
 	t.Run("Param Lit and Ref", func(t *testing.T) {
 		if k, ok := arbor.Ref[string]("goal").IsRef(); !ok || k != "goal" {
@@ -1073,6 +1087,20 @@ func TestUserNodeParams(t *testing.T) {
 			t.Errorf("Lit.IsRef() = true")
 		}
 	})
+}
+
+// unRoute reads every stop of its list of parameters.
+type unRoute struct {
+	Stops []arbor.Param[string] `arbor:"stops"`
+}
+
+func (r *unRoute) Tick(c *arbor.Ctx, _ *struct{}) (arbor.Status, error) {
+	for _, p := range r.Stops {
+		if _, err := p.Get(c); err != nil {
+			return arbor.Failure, err
+		}
+	}
+	return arbor.Success, nil
 }
 
 type unWalk struct{ speed float64 }

@@ -27,9 +27,10 @@ import (
 // duration that files and the blackboard both give in milliseconds, use a
 // Param[float64].
 type Param[T any] struct {
-	lit T
-	key Key[T]
-	ref bool
+	lit  T
+	key  Key[T]
+	ref  bool
+	name string // the parameter's name in the file, for Get's errors
 }
 
 // Lit returns a Param holding a literal value.
@@ -46,6 +47,9 @@ func (p Param[T]) Get(c *Ctx) (T, error) {
 	}
 	v, err := p.key.Get(c.Blackboard())
 	if err != nil {
+		if p.name != "" {
+			return v, fmt.Errorf("parameter %q ({%s}): %w", p.name, p.key.Name(), err)
+		}
 		return v, fmt.Errorf("parameter {%s}: %w", p.key.Name(), err)
 	}
 	return v, nil
@@ -55,10 +59,11 @@ func (p Param[T]) Get(c *Ctx) (T, error) {
 // the key.
 func (p Param[T]) IsRef() (string, bool) { return p.key.Name(), p.ref }
 
-func (p *Param[T]) setParam(raw any) error {
+func (p *Param[T]) setParam(name string, raw any) error {
 	if s, ok := raw.(string); ok {
 		if k, isRef := refKey(s); isRef {
 			*p = Ref[T](k)
+			p.name = name
 			return nil
 		}
 	}
@@ -85,7 +90,9 @@ func article(name string) string {
 	return "a " + name
 }
 
-type paramSetter interface{ setParam(raw any) error }
+type paramSetter interface {
+	setParam(name string, raw any) error
+}
 
 var (
 	paramSetterType = reflect.TypeOf((*paramSetter)(nil)).Elem()
@@ -191,7 +198,7 @@ func (s *paramSchema) fill(v reflect.Value, pr *paramReader) {
 			}
 			raw = f.def
 		}
-		if err := setField(v.Field(f.index), raw); err != nil {
+		if err := setField(v.Field(f.index), raw, f.name); err != nil {
 			pr.errf(f.name, "%v", err)
 		}
 	}
@@ -209,10 +216,12 @@ func msDuration(raw any) (time.Duration, bool) {
 	return time.Duration(ns), true
 }
 
-// setField converts a raw parameter value into a field.
-func setField(fv reflect.Value, raw any) error {
+// setField converts a raw parameter value into a field. name is the
+// parameter's (with the index or member for an element of a list or an
+// object), which a Param keeps for its errors.
+func setField(fv reflect.Value, raw any, name string) error {
 	if ps, ok := fv.Addr().Interface().(paramSetter); ok {
-		return ps.setParam(raw)
+		return ps.setParam(name, raw)
 	}
 	if fv.Type() == durationType {
 		ms, ok := msDuration(raw)
@@ -240,7 +249,7 @@ func setField(fv reflect.Value, raw any) error {
 		}
 		out := reflect.MakeSlice(fv.Type(), len(list), len(list))
 		for i, e := range list {
-			if err := setField(out.Index(i), e); err != nil {
+			if err := setField(out.Index(i), e, fmt.Sprintf("%s[%d]", name, i)); err != nil {
 				return fmt.Errorf("element %d: %w", i, err)
 			}
 		}
@@ -254,7 +263,7 @@ func setField(fv reflect.Value, raw any) error {
 		out := reflect.MakeMapWithSize(fv.Type(), len(obj))
 		for k, e := range obj {
 			ev := reflect.New(fv.Type().Elem()).Elem()
-			if err := setField(ev, e); err != nil {
+			if err := setField(ev, e, name+"."+k); err != nil {
 				return fmt.Errorf("member %q: %w", k, err)
 			}
 			out.SetMapIndex(reflect.ValueOf(k), ev)

@@ -651,5 +651,12 @@ func scalar(v any, untyped bool) (string, error) {
 	case nil:
 		return "", fmt.Errorf("null cannot be written in BT.CPP XML")
 	}
-	return "", fmt.Errorf("a %T value cannot be written in BT.CPP XML (only numbers, booleans and strings)", v)
+	what := fmt.Sprintf("a %T value", v)
+	switch v.(type) {
+	case []any:
+		what = "a list"
+	case map[string]any:
+		what = "an object"
+	}
+	return "", fmt.Errorf("%s cannot be written in BT.CPP XML (an attribute holds a number, a boolean or a string)", what)
 }

@@ -208,7 +208,9 @@ func TestExportErrors(t *testing.T) {
 	}{
 		{"no trees", &arbor.Document{}, "no trees"},
 		{"no main", &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.AlwaysSuccess(), "b": arbor.AlwaysSuccess()}}, "no main tree"},
-		{"list value", one(arbor.Set("k", []any{1.0})), `parameter "value": a []interface {} value cannot be written`},
+		{"list value", one(arbor.Set("k", []any{1.0})), `parameter "value": a list cannot be written in BT.CPP XML (an attribute holds a number, a boolean or a string)`},
+		{"object value", one(arbor.Leaf("X", "m", map[string]any{"a": 1.0})), `parameter "m": an object cannot be written`},
+		{"Go value", one(arbor.Leaf("X", "p", struct{}{})), `parameter "p": a struct {} value cannot be written`},
 		{"null value", one(arbor.Set("k", nil).With("ttlMs", 50)), "null cannot be written"},
 		{"null parameter", one(arbor.Leaf("MoveTo", "target", nil)), "null cannot be written"},
 		{"numeric-looking string", one(arbor.Check("k", "==", "5")), `the string "5" would read back as a number or boolean`},

@@ -1,6 +1,8 @@
 package scenario_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -89,5 +91,35 @@ func TestParseNullFields(t *testing.T) {
 	}
 	if _, err := scenario.Parse([]byte(`{"name": null, "tree": {"type": "Success"}}`), false, "t.json"); err == nil {
 		t.Error("a null name parsed")
+	}
+}
+
+// A treeFile of another format, given without treeFormat, fails to load
+// as the native format with a message that names the treeFormat to use.
+func TestTreeFileOfAnotherFormatNamesTreeFormat(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"guard.xml":     `<root BTCPP_format="4"><BehaviorTree ID="A"><AlwaysSuccess/></BehaviorTree></root>`,
+		"guard.b3.json": `{"scope": "tree", "root": "1", "nodes": {"1": {"id": "1", "name": "Succeeder"}}}`,
+		"bad.json":      `{"trees": {"A": {"type": "Succes"}}}`,
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ file, want, not string }{
+		{"guard.xml", "treeFile guard.xml looks like BehaviorTree.CPP XML, which treeFormat btcpp reads", ""},
+		{"guard.b3.json", "treeFile guard.b3.json looks like Behavior3 editor JSON, which treeFormat b3 reads", ""},
+		{"bad.json", `unknown node type "Succes"`, "looks like"},
+	} {
+		list, err := scenario.Parse([]byte(`{"name": "a", "treeFile": "`+c.file+`", "ticks": [{"status": "success"}]}`), false, filepath.Join(dir, "s.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := list[0].Run()
+		if res.Passed || !strings.Contains(res.Failure, c.want) || c.not != "" && strings.Contains(res.Failure, c.not) {
+			t.Errorf("%s: %+v, want a failure saying %q", c.file, res, c.want)
+		}
 	}
 }

@@ -1,9 +1,11 @@
 package scenario
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -136,7 +138,11 @@ func (s *Scenario) load(rec *recorder) (*arbor.Tree, error) {
 		}
 		switch s.TreeFormat {
 		case "", "arbor":
-			doc, err = arbor.LoadFile(path)
+			if doc, err = arbor.LoadFile(path); err != nil {
+				if f := foreignFormat(path); f != "" {
+					err = fmt.Errorf("treeFile %s looks like %s, which treeFormat %s reads (without treeFormat, treeFile is read as the native format): %w", s.TreeFile, formatTitles[f], f, err)
+				}
+			}
 		default:
 			load, ok := loaders[s.TreeFormat]
 			if !ok {
@@ -149,6 +155,32 @@ func (s *Scenario) load(rec *recorder) (*arbor.Tree, error) {
 		return nil, err
 	}
 	return arbor.Compile(doc, reg)
+}
+
+var formatTitles = map[string]string{"b3": "Behavior3 editor JSON", "btcpp": "BehaviorTree.CPP XML"}
+
+// foreignFormat tells, for the message of a native treeFile that did not
+// load, whether the file is of another format: "btcpp" for XML, "b3" for
+// JSON with Behavior3's keys, else "".
+func foreignFormat(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	data = bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n")
+	if bytes.HasPrefix(data, []byte("<")) {
+		return "btcpp"
+	}
+	v, err := rawdoc.Parse(data, false, rawdoc.Limits{})
+	if err != nil || v.Kind != rawdoc.Object || v.Get("trees") != nil && v.Get("trees").Kind == rawdoc.Object {
+		return ""
+	}
+	for _, k := range []string{"scope", "nodes", "custom_nodes"} {
+		if v.Get(k) != nil {
+			return "b3"
+		}
+	}
+	return ""
 }
 
 // Run runs the scenario twice: with a tracer recording the trace, and

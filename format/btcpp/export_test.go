@@ -228,7 +228,7 @@ func TestExportErrors(t *testing.T) {
 		{"Switch of one case", one(arbor.Switch("k", []any{1}, arbor.AlwaysSuccess(), arbor.AlwaysFailure())), `Switch): 1 cases: BT.CPP XML has Switch2 to Switch6`},
 		{"Switch of seven cases", one(arbor.Switch("k", []any{1, 2, 3, 4, 5, 6, 7}, mocks(8)...)), `7 cases: BT.CPP XML has Switch2 to Switch6`},
 		{"Switch number-like string case", one(arbor.Switch("k", []any{"1", "a"}, mocks(3)...)), `parameter "cases": cases[0]: the string "1" would read back as a number or boolean`},
-		{"Switch list case", one(arbor.Switch("k", []any{"a", []any{1}}, mocks(3)...)), `parameter "cases": cases[1]: a []interface {} value cannot be written`},
+		{"Switch list case", one(arbor.Switch("k", []any{"a", []any{1}}, mocks(3)...)), `parameter "cases": cases[1]: a list cannot be written`},
 		{"Switch stray parameter", one(arbor.Switch("k", []any{"a", "b"}, mocks(3)...).With("x", 1)), `parameter "x" cannot be written in BT.CPP XML`},
 		{"program type named like a SwitchN", one(arbor.Leaf("Switch3")), `node type "Switch3" is also a BT.CPP built-in`},
 	}

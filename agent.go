@@ -1,6 +1,7 @@
 package arbor
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"reflect"
@@ -534,17 +535,26 @@ const maxLogsPerSecond = 10
 
 // LogNodeError is what an agent without an error handler does with its
 // node errors: it logs them with log/slog, at most 10 a second across the
-// process (the number left out is logged when the next second begins). A
-// handler that also sends errors elsewhere can call it to keep the log.
+// process (the number left out is logged when the next second begins), a
+// panic with its stack. A handler that also sends errors elsewhere can call
+// it to keep the log.
 func LogNodeError(e *NodeError) { logNodeError(e) }
 
 // logNodeError logs a node error with log/slog, at most maxLogsPerSecond a
 // second; the number of errors left out is logged when the next second
 // begins.
 func logNodeError(ne *NodeError) {
-	if logAllowed() {
-		slog.Warn("arbor: node error", "agent", ne.Agent.id, "node", ne.Path, "type", ne.Type, "time", ne.Time, "err", ne.Err)
+	if !logAllowed() {
+		return
 	}
+	var pe *PanicError
+	if errors.As(ne.Err, &pe) {
+		// A panic is a bug in the program's node: where it happened is
+		// what the reader needs.
+		slog.Warn("arbor: node error", "agent", ne.Agent.id, "node", ne.Path, "type", ne.Type, "time", ne.Time, "err", ne.Err, "stack", pe.Stack)
+		return
+	}
+	slog.Warn("arbor: node error", "agent", ne.Agent.id, "node", ne.Path, "type", ne.Type, "time", ne.Time, "err", ne.Err)
 }
 
 // logAllowed reports whether the rate limit of the default logging lets

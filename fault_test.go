@@ -162,3 +162,27 @@ func TestPanickingHandlersDoNotBreakTheAgent(t *testing.T) {
 		}
 	}
 }
+
+// The default log of a panic in a user node carries the stack, which
+// points at the program's code.
+func TestDefaultErrorLogOfAPanicHasTheStack(t *testing.T) {
+	var buf bytes.Buffer
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
+	defer slog.SetDefault(old)
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterAction[panicky, panickyMem](reg, "Panicky"); err != nil {
+		t.Fatal(err)
+	}
+	a := arbor.NewAgent(mustCompile(t, reg, arbor.Leaf("Panicky")))
+	// The default log is rate-limited per second, and other tests log
+	// too: tick until a second lets the report through.
+	deadline := time.Now().Add(3 * time.Second)
+	for i := 0; time.Now().Before(deadline) && !strings.Contains(buf.String(), "panicky.Tick"); i++ {
+		a.Tick(time.Duration(i) * time.Millisecond)
+		time.Sleep(time.Millisecond)
+	}
+	if log := buf.String(); !strings.Contains(log, "panic: boom") || !strings.Contains(log, "stack=") || !strings.Contains(log, "panicky.Tick") {
+		t.Fatalf("log %q: want the panic with a stack through panicky.Tick", log)
+	}
+}

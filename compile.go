@@ -80,7 +80,7 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 	}
 
 	c := &compiler{reg: reg, doc: doc, el: el, protos: make(map[string]*proto), maxDepth: o.MaxDepth}
-	for _, name := range doc.TreeNames() {
+	for _, name := range treesInFileOrder(doc) {
 		c.protos[name] = c.build(doc.Trees[name], "trees."+name, "", false, 1)
 	}
 	if el.err() != nil {
@@ -130,6 +130,21 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 	}
 	t.linkKids()
 	return t, nil
+}
+
+// treesInFileOrder returns the names of doc's trees in the order of their
+// root nodes' lines (a file's order), the trees without a line (built in
+// Go) by name after them, so that load errors come in the order of the file.
+func treesInFileOrder(doc *Document) []string {
+	names := doc.TreeNames()
+	line := func(name string) int {
+		if n := doc.Trees[name]; n != nil && n.Line > 0 {
+			return n.Line
+		}
+		return int(^uint(0) >> 1)
+	}
+	sort.SliceStable(names, func(i, j int) bool { return line(names[i]) < line(names[j]) })
+	return names
 }
 
 type pendingGuard struct {

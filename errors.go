@@ -43,7 +43,8 @@ func (e *LoadError) Error() string {
 }
 
 // LoadErrors is every problem found in one definition (up to 100), in
-// document order.
+// document order: tree by tree in the order of the file (trees built in Go,
+// which have no lines, by name), each tree's nodes in order.
 type LoadErrors []*LoadError
 
 // Error lists the problems, one a line.

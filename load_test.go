@@ -480,6 +480,33 @@ func TestLoadDocumentStructure(t *testing.T) {
 	})
 }
 
+// Load errors come tree by tree in the order of the file, not of the
+// trees' names.
+func TestLoadErrorsInFileOrder(t *testing.T) {
+	doc, err := arbor.ParseYAML([]byte(`
+main: Zed
+trees:
+  Zed: { type: Sequence, children: [ { type: Atack }, { type: SubTree, tree: Alpha } ] }
+  Mid: { type: Wiat }
+  Alpha: { type: Sucess }
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = arbor.Compile(doc, nil)
+	var les arbor.LoadErrors
+	if !errors.As(err, &les) {
+		t.Fatalf("error %v is not LoadErrors", err)
+	}
+	var paths []string
+	for _, e := range les {
+		paths = append(paths, e.Path)
+	}
+	if want := []string{"trees.Zed.children[0]", "trees.Mid", "trees.Alpha"}; !reflect.DeepEqual(paths, want) {
+		t.Errorf("errors at %q, want %q: %v", paths, want, err)
+	}
+}
+
 func TestLoadSyntax(t *testing.T) {
 	parseErr := []struct {
 		name string

@@ -984,6 +984,8 @@ func TestUserNodeParams(t *testing.T) {
 		{"a string for a float parameter", `, "target": "A", "speed": "fast"`, []string{`"speed"`}},
 		{"a fractional number for an int parameter", `, "target": "A", "steps": 2.5`, []string{`"steps"`}},
 		{"a string for an int parameter", `, "target": "A", "steps": "3"`, []string{`"steps"`}},
+		{"a {key} for an int parameter that is not a Param", `, "target": "A", "steps": "{n}"`, []string{`"steps"`, "a {key} reference needs a field of type arbor.Param[int]"}},
+		{"a {key} for a duration parameter that is not a Param", `, "target": "A", "delayMs": "{d}"`, []string{`"delayMs"`, "arbor.Param[time.Duration]"}},
 		{"2^63 for an int64 parameter", `, "target": "A", "big": 9223372036854775808`, []string{`"big"`}},
 		{"a boolean for a string parameter", `, "target": "A", "mode": true`, []string{`"mode"`}},
 		{"a negative duration", `, "target": "A", "delayMs": -1`, []string{`"delayMs"`}},

@@ -226,7 +226,7 @@ func setField(fv reflect.Value, raw any, name string) error {
 	if fv.Type() == durationType {
 		ms, ok := msDuration(raw)
 		if !ok {
-			return fmt.Errorf("want a duration in milliseconds (a number ≥ 0), got %s", describe(raw))
+			return fmt.Errorf("want a duration in milliseconds (a number ≥ 0), got %s%s", describe(raw), refHint(fv, raw))
 		}
 		fv.SetInt(int64(ms))
 		return nil
@@ -308,7 +308,18 @@ func setField(fv reflect.Value, raw any, name string) error {
 		ok = setKind(fv, ValueOf(raw))
 	}
 	if !ok {
-		return fmt.Errorf("want %s, got %s", article(fv.Type().String()), describe(raw))
+		return fmt.Errorf("want %s, got %s%s", article(fv.Type().String()), describe(raw), refHint(fv, raw))
 	}
 	return nil
+}
+
+// refHint explains, for a field that is not a Param given a "{key}"
+// reference, how to declare one that reads it.
+func refHint(fv reflect.Value, raw any) string {
+	if str, ok := raw.(string); ok {
+		if _, isRef := refKey(str); isRef {
+			return fmt.Sprintf(" (a {key} reference needs a field of type arbor.Param[%s])", fv.Type())
+		}
+	}
+	return ""
 }

@@ -121,9 +121,12 @@ func Export(doc *arbor.Document) ([]byte, error) { return ExportWith(doc, Export
 // ExportOptions tune ExportWith.
 type ExportOptions struct {
 	// Registry, when set, gives the categories of the program's node
-	// types (condition, decorator, composite). Without it a program type
-	// is an action, or, with children, a decorator when every node of it
-	// has one child and a composite otherwise.
+	// types (condition, decorator, composite). Without it, or for a type
+	// it lacks, a program type has the category the document declares
+	// (arbor.Document.Categories, kept by the loaders), else it is a
+	// condition when used in a guard, else an action, or, with children,
+	// a decorator when every node of it has one child and a composite
+	// otherwise.
 	Registry *arbor.Registry
 }
 

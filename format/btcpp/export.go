@@ -59,9 +59,12 @@ func Export(doc *arbor.Document) ([]byte, error) { return ExportWith(doc, Export
 // ExportOptions tune ExportWith.
 type ExportOptions struct {
 	// Registry, when set, gives the categories of the program's node
-	// types (Condition, Decorator, Control). Without it a program type is
-	// an Action, or, with children, a Decorator when every node of it has
-	// one child and a Control otherwise.
+	// types (Condition, Decorator, Control). Without it, or for a type it
+	// lacks, a program type has the category the document declares
+	// (arbor.Document.Categories, kept by the loaders), else it is a
+	// Condition when used in a guard, else an Action, or, with children,
+	// a Decorator when every node of it has one child and a Control
+	// otherwise.
 	Registry *arbor.Registry
 }
 

@@ -75,18 +75,24 @@ func ShapeOf(typ string) Shape {
 // UserCategories returns the category of each program type (not built-in)
 // of the document's trees: reg's when it has the type, else the one the
 // source file declared (doc.Categories) when the nodes fit it, else what
-// the nodes suggest: an action without children, a decorator when every
-// node of the type has exactly one child, a control node otherwise.
+// the nodes suggest: a leaf is a condition when some node of the type
+// stands in a guard (where only conditions may), else an action; with
+// children, a decorator when every node of the type has exactly one
+// child, a control node otherwise.
 func UserCategories(doc *arbor.Document, reg *arbor.Registry) map[string]arbor.Category {
 	cats := map[string]arbor.Category{}
 	misfit := map[string]bool{} // a node of the type does not fit its declared category
-	seen := map[*arbor.Node]bool{}
-	var walk func(n *arbor.Node)
-	walk = func(n *arbor.Node) {
-		if n == nil || seen[n] {
+	type visit struct {
+		n     *arbor.Node
+		guard bool
+	}
+	seen := map[visit]bool{} // a node may be both a tree's root and a guard
+	var walk func(n *arbor.Node, guard bool)
+	walk = func(n *arbor.Node, guard bool) {
+		if n == nil || seen[visit{n, guard}] {
 			return
 		}
-		seen[n] = true
+		seen[visit{n, guard}] = true
 		if !arbor.IsBuiltin(n.Type) {
 			if !fits(doc.Categories[n.Type], len(n.Children)) {
 				misfit[n.Type] = true
@@ -96,7 +102,9 @@ func UserCategories(doc *arbor.Document, reg *arbor.Registry) map[string]arbor.C
 			case reg != nil && reg.Category(n.Type) != arbor.CategoryNone:
 				c = reg.Category(n.Type)
 			case len(n.Children) == 0:
-				if !known {
+				if guard && (!known || c == arbor.CategoryAction) {
+					c = arbor.CategoryCondition
+				} else if !known {
 					c = arbor.CategoryAction
 				}
 			case len(n.Children) == 1 && (!known || c != arbor.CategoryControl):
@@ -107,12 +115,12 @@ func UserCategories(doc *arbor.Document, reg *arbor.Registry) map[string]arbor.C
 			cats[n.Type] = c
 		}
 		for _, c := range n.Children {
-			walk(c)
+			walk(c, guard)
 		}
-		walk(n.Guard)
+		walk(n.Guard, true)
 	}
 	for _, name := range SortedKeys(doc.Trees) {
-		walk(doc.Trees[name])
+		walk(doc.Trees[name], false)
 	}
 	for typ := range cats {
 		if !misfit[typ] && (reg == nil || reg.Category(typ) == arbor.CategoryNone) {

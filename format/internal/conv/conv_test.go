@@ -151,6 +151,21 @@ func TestUserCategories(t *testing.T) {
 	if got := UserCategories(doc, nil)["Declared"]; got != arbor.CategoryAction {
 		t.Errorf("without declarations a leaf is %v, want an action", got)
 	}
+
+	// A leaf type some node of which stands in a guard is a condition,
+	// also when the guard is a tree of the document seen first as such.
+	shared := arbor.Leaf("InBoth")
+	doc = &arbor.Document{Main: "b", Trees: map[string]*arbor.Node{
+		"b": arbor.Sequence(arbor.Leaf("Act"), arbor.Leaf("Guarded").WithGuard(arbor.Inverter(arbor.Leaf("Cond"))), arbor.Leaf("Act").WithGuard(shared)),
+		"a": shared,
+	}}
+	cats := UserCategories(doc, nil)
+	for typ, want := range map[string]arbor.Category{"Act": arbor.CategoryAction, "Guarded": arbor.CategoryAction,
+		"Cond": arbor.CategoryCondition, "InBoth": arbor.CategoryCondition} {
+		if cats[typ] != want {
+			t.Errorf("%s is %v, want %v", typ, cats[typ], want)
+		}
+	}
 }
 
 // always is a condition that holds.

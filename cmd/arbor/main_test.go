@@ -195,6 +195,36 @@ func TestRunCommand(t *testing.T) {
 	}
 }
 
+// TestRunSet: -set writes blackboard values (JSON, else text; @ keys
+// global) before the first tick, and a recorded scenario starts with them.
+func TestRunSet(t *testing.T) {
+	dir := t.TempDir()
+	tree := writeFile(t, dir, "t.yaml", `type: Sequence
+children:
+  - {type: Check, key: hp, op: "<", value: 30}
+  - {type: Check, key: "@mode", op: "==", value: idle}
+  - {type: Check, key: path, op: "==", value: [1, 2]}
+  - {type: Check, key: quoted, op: "==", value: "5"}
+`)
+	set := []string{"-set", "hp=25", "-set", "@mode=idle", "-set", "path=[1,2]", "-set", `quoted="5"`}
+	if out, errOut, code := runCLI(t, append(append([]string{"run", "-ticks", "1"}, set...), tree)...); code != 0 || out != "tick 1 (t=100ms): success\n" {
+		t.Errorf("with the values: code %d, output %q, stderr %q", code, out, errOut)
+	}
+	if out, _, _ := runCLI(t, append(append([]string{"run", "-ticks", "1"}, set[:6]...), tree)...); out != "tick 1 (t=100ms): failure\n" {
+		t.Errorf("without quoted: output %q, want a failure", out)
+	}
+	scn := filepath.Join(dir, "t.scenario.yaml")
+	if _, errOut, code := runCLI(t, append(append([]string{"run", "-ticks", "1", "-scenario", scn}, set...), tree)...); code != 0 {
+		t.Fatalf("-scenario: code %d: %s", code, errOut)
+	}
+	if out, _, code := runCLI(t, "test", scn); code != 0 || !strings.Contains(out, "1 passed") {
+		t.Errorf("the recorded scenario: code %d, output %q", code, out)
+	}
+	if _, errOut, code := runCLI(t, "run", "-set", "novalue", tree); code != 2 || !strings.Contains(errOut, "want key=value") {
+		t.Errorf("-set without =: code %d, stderr %q", code, errOut)
+	}
+}
+
 func TestUnknownCommand(t *testing.T) {
 	if _, errOut, code := runCLI(t, "frobnicate"); code != 2 || !strings.Contains(errOut, "unknown command") {
 		t.Fatalf("code %d, stderr %q", code, errOut)

@@ -28,7 +28,7 @@ type recording struct {
 	TreeFormat  string              `json:"treeFormat" yaml:"treeFormat"`
 	Mocks       map[string][]string `json:"mocks,omitempty" yaml:"mocks,omitempty"`
 	Conditions  map[string]string   `json:"conditions,omitempty" yaml:"conditions,omitempty"`
-	Blackboard  map[string]bool     `json:"blackboard,omitempty" yaml:"blackboard,omitempty"`
+	Blackboard  map[string]any      `json:"blackboard,omitempty" yaml:"blackboard,omitempty"`
 	TickMs      float64             `json:"tickMs" yaml:"tickMs"`
 	Ticks       []recordedTick      `json:"ticks" yaml:"ticks"`
 }
@@ -76,10 +76,10 @@ func newRecording(path, out string, doc *arbor.Document, reg *arbor.Registry, mo
 		}
 		if result, ok := mockCondition(typ, inGuard, mocks); ok {
 			if rec.Conditions == nil {
-				rec.Conditions, rec.Blackboard = map[string]string{}, map[string]bool{}
+				rec.Conditions = map[string]string{}
 			}
 			rec.Conditions[typ] = conditionKey(typ)
-			rec.Blackboard[conditionKey(typ)] = result
+			rec.Blackboard = setValue(rec.Blackboard, conditionKey(typ), result)
 			continue
 		}
 		script := mocks[typ]

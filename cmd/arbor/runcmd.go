@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -33,6 +34,38 @@ func (m mockFlags) Set(s string) error {
 		m[name] = append(m[name], st)
 	}
 	return nil
+}
+
+// setFlags collects -set key=value flags, in order.
+type setFlags []setFlag
+
+type setFlag struct {
+	key   string
+	value any // decoded JSON, or the text when it is not JSON
+}
+
+func (f *setFlags) String() string { return fmt.Sprint([]setFlag(*f)) }
+
+func (f *setFlags) Set(s string) error {
+	key, text, ok := strings.Cut(s, "=")
+	if !ok || key == "" {
+		return fmt.Errorf("want key=value (the value in JSON, or a plain string)")
+	}
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		v = text // not JSON: the text itself
+	}
+	*f = append(*f, setFlag{key, v})
+	return nil
+}
+
+// setValue sets key in m (made when nil) and returns m.
+func setValue(m map[string]any, key string, v any) map[string]any {
+	if m == nil {
+		m = map[string]any{}
+	}
+	m[key] = v
+	return m
 }
 
 type mockMem struct{ next int }
@@ -305,9 +338,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	fs.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); a type used in a guard is a condition given by the script's first status")
 	allow := fs.Bool("allow-unknown", false, "run types that are not built in as actions that succeed (conditions that hold, for types used in guards; stand-ins that tick their children in order, for types with children)")
 	trace := fs.Bool("trace", false, "print every node event")
+	sets := setFlags{}
+	fs.Var(&sets, "set", "a blackboard value before the first tick: `key=value` (repeatable; the value is JSON, else a string: -set hp=25 -set mode=idle -set 'path=[1,2]'; a key starting with @ is global)")
 	scenarioOut := fs.String("scenario", "", "also write the run as a scenario file (`OUT`.yaml or .json) that expects its statuses and traces, for arbor test")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: arbor run [-ticks N] [-tick-ms MS] [-mock Type=status,...] [-allow-unknown] [-trace] [-scenario OUT] FILE\n\nTicks a tree of built-in nodes (and -mock scripted types) and prints each tick's status.")
+		fmt.Fprintln(fs.Output(), "usage: arbor run [-ticks N] [-tick-ms MS] [-mock Type=status,...] [-allow-unknown] [-set key=value] [-trace] [-scenario OUT] FILE\n\nTicks a tree of built-in nodes (and -mock scripted types) and prints each tick's status.")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseArgs(fs, args, stdout); !ok {
@@ -388,8 +423,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	}
 	agent := arbor.NewAgent(tree, opts...)
 	if rec != nil {
+		for _, e := range sets {
+			rec.Blackboard = setValue(rec.Blackboard, e.key, e.value)
+		}
 		for key, v := range rec.Blackboard {
-			arbor.NewKey[bool](key).Set(agent.Blackboard(), v)
+			agent.Blackboard().Set(key, v)
+		}
+	} else {
+		for _, e := range sets {
+			agent.Blackboard().Set(e.key, e.value)
 		}
 	}
 	// Once stdout is gone (arbor run ... | head), the run stops printing;

@@ -44,3 +44,48 @@ func ExampleLoad() {
 	// Wait map[ms:500]
 	// Failure map[]
 }
+
+// Patrol is a program action with list parameters.
+type Patrol struct {
+	Waypoints []string  `arbor:"waypoints"`
+	Speeds    []float64 `arbor:"speeds"`
+}
+
+func (p *Patrol) Tick(*arbor.Ctx, *struct{}) (arbor.Status, error) {
+	fmt.Println(p.Waypoints, p.Speeds)
+	return arbor.Success, nil
+}
+
+// A port the TreeNodesModel declares a std::vector<T> is a list, written
+// as BT.CPP writes one: elements separated by ';'.
+func ExampleLoad_lists() {
+	data := []byte(`<root BTCPP_format="4">
+	  <BehaviorTree ID="Main">
+	    <Patrol waypoints="dock;gate;tower" speeds="1.5;2"/>
+	  </BehaviorTree>
+	  <TreeNodesModel>
+	    <Action ID="Patrol">
+	      <input_port name="waypoints" type="std::vector&lt;std::string&gt;"/>
+	      <input_port name="speeds" type="std::vector&lt;double, std::allocator&lt;double&gt; &gt;"/>
+	    </Action>
+	  </TreeNodesModel>
+	</root>`)
+	doc, err := btcpp.Load(data)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterAction[Patrol, struct{}](reg, "Patrol"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	tree, err := arbor.Compile(doc, reg)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	arbor.NewAgent(tree).Tick(0)
+	// Output:
+	// [dock gate tower] [1.5 2]
+}

@@ -1,6 +1,7 @@
 package btcpp_test
 
 import (
+	"encoding/xml"
 	"fmt"
 	"maps"
 	"os"
@@ -463,4 +464,111 @@ func TestLoadCategories(t *testing.T) {
 			t.Errorf("the export lacks %s:\n%s", s, out)
 		}
 	}
+}
+
+// TestLoadListPorts reads the ports a TreeNodesModel declares std::vector<T>
+// as lists, as BT.CPP reads them: elements separated by ';' (or "json:"
+// and a JSON array), each converted as a port of type T.
+func TestLoadListPorts(t *testing.T) {
+	model := func(typ string) string {
+		return `<TreeNodesModel><Action ID="Go"><input_port name="p" type="` + typ + `"/></Action></TreeNodesModel>`
+	}
+	cases := []struct{ name, typ, value, want string }{
+		{"strings", "std::vector<std::string>", "A;B;C", `["A","B","C"]`},
+		{"strings keep spaces and look-alikes", "std::vector<std::string>", " a ;5;true;{x}", `[" a ","5","true","{x}"]`},
+		{"strings, bare string", "std::vector<string>", "A", `["A"]`},
+		{"strings as GCC demangles them", "std::vector<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, std::allocator<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > > >", "A;B", `["A","B"]`},
+		{"strings as libc++ demangles them", "std::__1::vector<std::__1::basic_string<char, std::__1::char_traits<char>, std::__1::allocator<char> >, std::__1::allocator<std::__1::basic_string<char, std::__1::char_traits<char>, std::__1::allocator<char> > > >", "A;B", `["A","B"]`},
+		{"doubles", "std::vector<double>", "3;1;0.5", `[3,1,0.5]`},
+		{"doubles around spaces", "std::vector<double>", " 3 ; -1e3", `[3,-1000]`},
+		{"doubles as GCC demangles them", "std::vector<double, std::allocator<double> >", "1;2", `[1,2]`},
+		{"doubles as MSVC demangles them", "class std::vector<double,class std::allocator<double> >", "1;2", `[1,2]`},
+		{"floats", "std::vector<float>", "1.5", `[1.5]`},
+		{"ints", "std::vector<int>", "1;-2", `[1,-2]`},
+		{"unsigned", "std::vector<unsigned int>", "7", `[7]`},
+		{"longs", "std::vector<long>", "9", `[9]`},
+		{"bools", "std::vector<bool>", "true;false;1;0;TRUE", `[true,false,true,false,true]`},
+		{"spaced spelling", " std::vector < bool > ", "true", `[true]`},
+		{"empty", "std::vector<double>", "", `[]`},
+		{"empty strings", "std::vector<std::string>", "", `[]`},
+		{"a final ';' ends the list", "std::vector<double>", "1;2;", `[1,2]`},
+		{"an empty string element", "std::vector<std::string>", "a;;b", `["a","","b"]`},
+		{"a final empty string", "std::vector<std::string>", "a;;", `["a",""]`},
+		{"one empty string", "std::vector<std::string>", ";", `[""]`},
+		{"a reference stays a reference", "std::vector<double>", "{points}", `"{points}"`},
+		{"{=} is a reference", "std::vector<double>", "{=}", `"{p}"`},
+		{"json: numbers", "std::vector<double>", "json:[1, 2.5]", `[1,2.5]`},
+		{"json: strings", "std::vector<std::string>", `json:["a;b", ""]`, `["a;b",""]`},
+		{"json: booleans", "std::vector<bool>", "json:[true]", `[true]`},
+		{"json: empty", "std::vector<int>", "json:[]", `[]`},
+		{"json: on a string port is a string", "std::string", "json:[1]", `"json:[1]"`},
+		// Not a list of scalars: as before (a type naming "string" is a
+		// string, another type is untyped).
+		{"vector of vectors", "std::vector<std::vector<double>>", "5", `5`},
+		{"vector of poses", "std::vector<geometry_msgs::msg::PoseStamped>", "1;2", `"1;2"`},
+		{"vector of string vectors", "std::vector<std::vector<std::string>>", "5", `"5"`},
+		{"not a vector", "std::deque<double>", "1;2", `"1;2"`},
+		{"untyped", "", "1;2", `"1;2"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := doc(`<Go p="`+xmlEscape(c.value)+`"/>`, model(xmlEscape(c.typ)))
+			d, err := btcpp.LoadWith([]byte(in), noIncludes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := formattest.Shape(d.Trees["M"]), "Go{p:"+c.want+"}"; got != want {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+		})
+	}
+	t.Run("no model: untyped as ever", func(t *testing.T) {
+		d, err := btcpp.LoadWith([]byte(doc(`<Go p="1;2" q="A;B" r="3" s=""/>`)), noIncludes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := formattest.Shape(d.Trees["M"]), `Go{p:"1;2",q:"A;B",r:3,s:""}`; got != want {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+	})
+}
+
+func TestLoadListPortErrors(t *testing.T) {
+	cases := []struct{ name, typ, value, want string }{
+		{"not a number", "std::vector<double>", "1;x;3", `port "p" (a list: elements separated by ';'): element 2 of 3, "x", is not a number`},
+		{"an empty number", "std::vector<int>", "1;;3", `element 2 of 3, "", is not a number`},
+		{"commas", "std::vector<double>", "1,2", `element 1 of 1, "1,2", is not a number`},
+		{"hexadecimal", "std::vector<long>", "0x10", `element 1 of 1, "0x10", is not a number`},
+		{"not a boolean", "std::vector<bool>", "true;yes", `port "p" (a list: elements separated by ';'): element 2 of 2, "yes", is not true or false`},
+		{"json: not an array", "std::vector<double>", "json:{}", `port "p" (a list): after "json:" want a JSON array, got "{}"`},
+		{"json: null", "std::vector<double>", "json:null", `after "json:" want a JSON array`},
+		{"json: bad JSON", "std::vector<double>", "json:[1,", `after "json:" want a JSON array`},
+		{"json: a string among numbers", "std::vector<double>", `json:[1,"2"]`, `port "p" (a list: a JSON array): element 2 of 2, "2", is not a number`},
+		{"json: a number among strings", "std::vector<std::string>", `json:["a",1]`, `element 2 of 2, 1, is not a string`},
+		{"json: a number among booleans", "std::vector<bool>", `json:[1]`, `element 1 of 1, 1, is not true or false`},
+		{"json: a nested list", "std::vector<double>", `json:[[1]]`, `element 1 of 1, [1], is not a number`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := doc("<Sequence>\n<Go p=\""+xmlEscape(c.value)+"\"/></Sequence>",
+				`<TreeNodesModel><Action ID="Go"><input_port name="p" type="`+xmlEscape(c.typ)+`"/></Action></TreeNodesModel>`)
+			d, err := btcpp.LoadWith([]byte(in), noIncludes)
+			if err == nil {
+				t.Fatalf("loaded: %s", formattest.Shape(d.Trees["M"]))
+			}
+			for _, w := range []string{c.want, "trees.M.children[0]", "[Go, line 2]"} {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q\ndoes not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func xmlEscape(s string) string {
+	var b strings.Builder
+	if err := xml.EscapeText(&b, []byte(s)); err != nil {
+		panic(err)
+	}
+	return b.String()
 }

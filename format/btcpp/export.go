@@ -52,8 +52,11 @@ type exporter struct {
 // guard, and a <TreeNodesModel> for every node type that is not a BT.CPP
 // built-in (program types by category, see ExportWith; Arbor-only
 // built-ins with theirs), with port types where every instance agrees.
-// Values BT.CPP XML cannot hold (lists, objects, null, a string that would
-// read back as a number or boolean without a declared type) are errors.
+// A program node's list parameter of numbers, strings or booleans is
+// written as BT.CPP writes a std::vector ("A;B;C") and declared so in the
+// model. Values BT.CPP XML cannot hold (other lists, objects, null, a
+// string that would read back as a number or boolean without a declared
+// type) are errors.
 func Export(doc *arbor.Document) ([]byte, error) { return ExportWith(doc, ExportOptions{}) }
 
 // ExportOptions tune ExportWith.
@@ -171,21 +174,14 @@ func (x *exporter) port(m *exportModel, name string, v any) *modelPort {
 	}
 	if v != nil {
 		p.kinds[kindName(v)] = true
-		p.typ = ""
-		if len(p.kinds) == 1 {
-			switch kindName(v) {
-			case "number":
-				p.typ = "double"
-			case "bool":
-				p.typ = "bool"
-			case "string":
-				p.typ = "std::string"
-			}
-		}
+		p.typ = portType(p.kinds)
 	}
 	return p
 }
 
+// kindName names the kind of a parameter value for its port's type:
+// number, bool, string, a list of one of them ("list of numbers", ...;
+// "empty list"), or other.
 func kindName(v any) string {
 	if _, ok := conv.Number(v); ok {
 		return "number"
@@ -196,7 +192,52 @@ func kindName(v any) string {
 	case string:
 		return "string"
 	}
+	if list, ok := conv.List(v); ok {
+		if k, err := listKind(list); err == nil {
+			if k == "" {
+				return "empty list"
+			}
+			return "list of " + k
+		}
+	}
 	return "other"
+}
+
+// vectorTypes are the port types of lists, as BT.CPP reads them back.
+var vectorTypes = map[string]string{
+	"list of numbers":  "std::vector<double>",
+	"list of strings":  "std::vector<std::string>",
+	"list of booleans": "std::vector<bool>",
+}
+
+// portType returns the type a port is declared with when its instances
+// hold values of the given kinds ("" when they disagree): an empty list
+// agrees with any list, and a port holding only empty lists is a
+// std::vector<std::string> (any list type would read "" as empty).
+func portType(kinds map[string]bool) string {
+	var only []string
+	for k := range kinds {
+		if k != "empty list" {
+			only = append(only, k)
+		}
+	}
+	switch {
+	case len(only) == 0 && kinds["empty list"]:
+		return vectorTypes["list of strings"]
+	case len(only) != 1:
+		return ""
+	case kinds["empty list"]:
+		return vectorTypes[only[0]]
+	}
+	switch only[0] {
+	case "number":
+		return "double"
+	case "bool":
+		return "bool"
+	case "string":
+		return "std::string"
+	}
+	return vectorTypes[only[0]]
 }
 
 type arborModel struct {
@@ -502,8 +543,17 @@ func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor
 				strings.HasPrefix(strings.ToLower(k), "xml") || strings.Contains(k, ":") || !xmlName.MatchString(k) {
 				return fail("parameter %q cannot be written as a BT.CPP port", k)
 			}
-			typed := m != nil && m.ports[k] != nil && m.ports[k].typ != ""
-			s, err := scalar(n.Params[k], !typed)
+			declared := ""
+			if m != nil && m.ports[k] != nil {
+				declared = m.ports[k].typ
+			}
+			var s string
+			var err error
+			if list, ok := conv.List(n.Params[k]); ok {
+				s, err = listPort(list, k, declared, n.Type)
+			} else {
+				s, err = scalar(n.Params[k], declared == "")
+			}
 			if err != nil {
 				return fail("parameter %q: %v", k, err)
 			}
@@ -592,6 +642,93 @@ func numberList(v any) (string, error) {
 	return strings.Join(parts, ";"), nil
 }
 
+// listKind returns what a list holds, "numbers", "strings" or
+// "booleans" ("" when it is empty), or why BT.CPP XML cannot hold it.
+func listKind(list []any) (string, error) {
+	kind := ""
+	for _, e := range list {
+		k := ""
+		if _, ok := conv.Number(e); ok {
+			k = "numbers"
+		} else {
+			switch e.(type) {
+			case string:
+				k = "strings"
+			case bool:
+				k = "booleans"
+			case nil:
+				return "", fmt.Errorf("a list holding null cannot be written in BT.CPP XML (a std::vector port holds numbers, strings or booleans)")
+			case map[string]any:
+				return "", fmt.Errorf("a list holding an object cannot be written in BT.CPP XML (a std::vector port holds numbers, strings or booleans)")
+			default:
+				what := fmt.Sprintf("a %T value", e)
+				if _, isList := conv.List(e); isList {
+					what = "a list"
+				}
+				return "", fmt.Errorf("a list holding %s cannot be written in BT.CPP XML (a std::vector port holds numbers, strings or booleans)", what)
+			}
+		}
+		if kind != "" && k != kind {
+			return "", fmt.Errorf("a list of both %s and %s cannot be written in BT.CPP XML (a std::vector port holds elements of one type)", kind, k)
+		}
+		kind = k
+	}
+	return kind, nil
+}
+
+// listPort writes a program node's list parameter (port name) as BT.CPP
+// writes a std::vector: elements separated by ';' (a final ';' when the
+// last element is an empty string, which BT.CPP would drop otherwise).
+// declared is the port's type in the TreeNodesModel, which must be the
+// std::vector the list reads back as.
+func listPort(list []any, name, declared, typ string) (string, error) {
+	kind, err := listKind(list)
+	if err != nil {
+		return "", err
+	}
+	isVector := false
+	for _, t := range vectorTypes {
+		isVector = isVector || t == declared
+	}
+	if (kind != "" && declared != vectorTypes["list of "+kind]) || (kind == "" && !isVector) {
+		return "", fmt.Errorf("a list is written as a std::vector port only when every %s node gives the port a list of one kind (numbers, strings or booleans); the nodes of this type disagree", typ)
+	}
+	parts := make([]string, len(list))
+	for i, e := range list {
+		switch kind {
+		case "numbers":
+			f, _ := conv.Number(e)
+			s, err := scalar(f, false)
+			if err != nil {
+				return "", fmt.Errorf("%s[%d]: %w", name, i, err)
+			}
+			if exact, isInt := goInteger(e); isInt && exact != s {
+				return "", fmt.Errorf("%s[%d]: %s would read back as %s (BT.CPP XML holds numbers as doubles)", name, i, exact, s)
+			}
+			parts[i] = s
+		case "strings":
+			s := e.(string)
+			if strings.Contains(s, ";") {
+				return "", fmt.Errorf("%s[%d]: the string %q holds a ';', which separates the elements of a BT.CPP list", name, i, s)
+			}
+			parts[i] = s
+		default:
+			parts[i] = fmt.Sprint(e)
+		}
+	}
+	text := strings.Join(parts, ";")
+	if len(parts) > 0 && parts[len(parts)-1] == "" {
+		text += ";"
+	}
+	switch {
+	case conv.IsRef(text):
+		return "", fmt.Errorf("the list would be written %q, which reads back as a blackboard reference", text)
+	case strings.HasPrefix(text, "json:"):
+		return "", fmt.Errorf("the list would be written %q, which reads back as BT.CPP's json: form", text)
+	}
+	return text, nil
+}
+
 // untypedParams writes parameters whose values have no declared type
 // (but those in skip): values must read back as themselves.
 func (x *exporter) untypedParams(n *arbor.Node, path string, ports *[]attr, names map[string]string, skip ...string) error {
@@ -654,11 +791,11 @@ func scalar(v any, untyped bool) (string, error) {
 	case nil:
 		return "", fmt.Errorf("null cannot be written in BT.CPP XML")
 	}
+	if _, ok := conv.List(v); ok {
+		return "", fmt.Errorf("a list cannot be written in BT.CPP XML here (only a program node's port holds one, as a std::vector)")
+	}
 	what := fmt.Sprintf("a %T value", v)
-	switch v.(type) {
-	case []any:
-		what = "a list"
-	case map[string]any:
+	if _, ok := v.(map[string]any); ok {
 		what = "an object"
 	}
 	return "", fmt.Errorf("%s cannot be written in BT.CPP XML (an attribute holds a number, a boolean or a string)", what)

@@ -208,7 +208,7 @@ func TestExportErrors(t *testing.T) {
 	}{
 		{"no trees", &arbor.Document{}, "no trees"},
 		{"no main", &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.AlwaysSuccess(), "b": arbor.AlwaysSuccess()}}, "no main tree"},
-		{"list value", one(arbor.Set("k", []any{1.0})), `parameter "value": a list cannot be written in BT.CPP XML (an attribute holds a number, a boolean or a string)`},
+		{"list value", one(arbor.Set("k", []any{1.0})), `parameter "value": a list cannot be written in BT.CPP XML here (only a program node's port holds one, as a std::vector)`},
 		{"object value", one(arbor.Leaf("X", "m", map[string]any{"a": 1.0})), `parameter "m": an object cannot be written`},
 		{"Go value", one(arbor.Leaf("X", "p", struct{}{})), `parameter "p": a struct {} value cannot be written`},
 		{"null value", one(arbor.Set("k", nil).With("ttlMs", 50)), "null cannot be written"},
@@ -310,4 +310,89 @@ func mocks(n int) []*arbor.Node {
 		out[i] = arbor.Leaf("A")
 	}
 	return out
+}
+
+// TestExportListPorts writes a program node's lists of numbers, strings
+// and booleans as BT.CPP writes a std::vector, declares the ports so, and
+// reads them back as the same lists.
+func TestExportListPorts(t *testing.T) {
+	d := &arbor.Document{Trees: map[string]*arbor.Node{"M": arbor.Sequence(
+		arbor.Leaf("Patrol", "waypoints", []any{"A", "B", "C"}, "speeds", []any{3.0, 1, 0.5}, "flags", []any{true, false}),
+		arbor.Leaf("Patrol", "waypoints", []string{"D", "", "5", "true", " e "}, "speeds", []float64{}, "flags", []bool{}),
+		arbor.Leaf("Patrol", "waypoints", []any{"x", ""}, "speeds", []int{-2, 1 << 40}, "flags", []any{}),
+		arbor.Leaf("Say", "words", []any{""}, "none", []any{}, "mixed", []any{"a"}),
+		arbor.Leaf("Say", "words", []any{}, "none", []any{}, "mixed", []any{}),
+	).Named("go")}}
+	data, err := btcpp.Export(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xml := string(data)
+	for _, want := range []string{
+		`<Patrol flags="true;false" speeds="3;1;0.5" waypoints="A;B;C"/>`,
+		`<Patrol flags="" speeds="" waypoints="D;;5;true; e "/>`,
+		`<Patrol flags="" speeds="-2;1099511627776" waypoints="x;;"/>`,
+		`<Say mixed="a" none="" words=";"/>`, `<Say mixed="" none="" words=""/>`,
+		`<input_port name="waypoints" type="std::vector&lt;std::string&gt;"/>`,
+		`<input_port name="speeds" type="std::vector&lt;double&gt;"/>`,
+		`<input_port name="flags" type="std::vector&lt;bool&gt;"/>`,
+		`<input_port name="none" type="std::vector&lt;std::string&gt;"/>`,
+		`<input_port name="mixed" type="std::vector&lt;std::string&gt;"/>`,
+	} {
+		if !strings.Contains(xml, want) {
+			t.Errorf("export lacks %s:\n%s", want, xml)
+		}
+	}
+	back, err := btcpp.LoadWith(data, noIncludes)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, xml)
+	}
+	if got, want := formattest.Shape(back.Trees["M"]), formattest.Shape(d.Trees["M"]); got != want {
+		t.Errorf("read back:\n got %s\nwant %s", got, want)
+	}
+	again, err := btcpp.Export(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again, data) {
+		t.Errorf("a second export differs:\n%s\n---\n%s", again, data)
+	}
+}
+
+func TestExportListErrors(t *testing.T) {
+	leaf := func(params ...any) *arbor.Document {
+		return &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.Sequence(arbor.Leaf("Go", params...))}}
+	}
+	cases := []struct {
+		name string
+		doc  *arbor.Document
+		want string
+	}{
+		{"mixed kinds", leaf("p", []any{1, "a"}), `trees.a.children[0] (Go): parameter "p": a list of both numbers and strings cannot be written in BT.CPP XML (a std::vector port holds elements of one type)`},
+		{"numbers and booleans", leaf("p", []any{true, 1}), `a list of both booleans and numbers cannot be written`},
+		{"nested list", leaf("p", []any{[]any{1.0}}), `parameter "p": a list holding a list cannot be written in BT.CPP XML (a std::vector port holds numbers, strings or booleans)`},
+		{"nested Go slice", leaf("p", [][]float64{{1}}), `a list holding a list cannot be written`},
+		{"object in a list", leaf("p", []any{map[string]any{"a": 1.0}}), `a list holding an object cannot be written`},
+		{"null in a list", leaf("p", []any{"a", nil}), `a list holding null cannot be written`},
+		{"Go value in a list", leaf("p", []any{struct{}{}}), `a list holding a struct {} value cannot be written`},
+		{"string with ;", leaf("p", []any{"a", "b;c"}), `parameter "p": p[1]: the string "b;c" holds a ';', which separates the elements of a BT.CPP list`},
+		{"NaN", leaf("p", []any{1, math.NaN()}), `p[1]: NaN is not a number BT.CPP XML can hold`},
+		{"infinity", leaf("p", []float64{math.Inf(-1)}), `p[0]: -Inf is not a number BT.CPP XML can hold`},
+		{"an integer a double cannot hold", leaf("p", []int64{1<<53 + 1}), `p[0]: 9007199254740993 would read back as 9007199254740992`},
+		{"a reference", leaf("p", []any{"{a}"}), `the list would be written "{a}", which reads back as a blackboard reference`},
+		{"a reference over elements", leaf("p", []any{"{a", "b}"}), `the list would be written "{a;b}", which reads back as a blackboard reference`},
+		{"json: form", leaf("p", []any{"json:[1]"}), `the list would be written "json:[1]", which reads back as BT.CPP's json: form`},
+		{"instances disagree on the kind", &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.Sequence(arbor.Leaf("Go", "p", []any{1}), arbor.Leaf("Go", "p", []any{"a"}))}},
+			`parameter "p": a list is written as a std::vector port only when every Go node gives the port a list of one kind (numbers, strings or booleans); the nodes of this type disagree`},
+		{"a list and a scalar", &arbor.Document{Trees: map[string]*arbor.Node{"a": arbor.Sequence(arbor.Leaf("Go", "p", "x"), arbor.Leaf("Go", "p", []any{}))}},
+			`the nodes of this type disagree`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := btcpp.Export(c.doc)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want %q\n%s", err, c.want, out)
+			}
+		})
+	}
 }

@@ -180,16 +180,19 @@ func (x *exporter) port(m *exportModel, name string, v any) *modelPort {
 }
 
 // kindName names the kind of a parameter value for its port's type:
-// number, bool, string, a list of one of them ("list of numbers", ...;
-// "empty list"), or other.
+// number, bool, string, ref (a "{key}" reference), a list of one of them
+// ("list of numbers", ...; "empty list"), or other.
 func kindName(v any) string {
 	if _, ok := conv.Number(v); ok {
 		return "number"
 	}
-	switch v.(type) {
+	switch t := v.(type) {
 	case bool:
 		return "bool"
 	case string:
+		if conv.IsRef(t) {
+			return "ref"
+		}
 		return "string"
 	}
 	if list, ok := conv.List(v); ok {
@@ -211,19 +214,24 @@ var vectorTypes = map[string]string{
 }
 
 // portType returns the type a port is declared with when its instances
-// hold values of the given kinds ("" when they disagree): an empty list
-// agrees with any list, and a port holding only empty lists is a
-// std::vector<std::string> (any list type would read "" as empty).
+// hold values of the given kinds ("" when they disagree). A "{key}"
+// reference agrees with any type (it reads back as a reference whatever
+// the type), and an empty list with any list; a port holding only
+// references is a std::string, one holding only empty lists (and
+// references) a std::vector<std::string> (any list type reads "" as
+// empty).
 func portType(kinds map[string]bool) string {
 	var only []string
 	for k := range kinds {
-		if k != "empty list" {
+		if k != "empty list" && k != "ref" {
 			only = append(only, k)
 		}
 	}
 	switch {
 	case len(only) == 0 && kinds["empty list"]:
 		return vectorTypes["list of strings"]
+	case len(only) == 0:
+		return "std::string"
 	case len(only) != 1:
 		return ""
 	case kinds["empty list"]:

@@ -94,6 +94,7 @@ func TestExportTypesPortsInTheModel(t *testing.T) {
 	d := &arbor.Document{Trees: map[string]*arbor.Node{"M": arbor.Sequence(
 		arbor.Leaf("Say", "text", "42", "n", 3, "loud", true, "mixed", "a"),
 		arbor.Leaf("Say", "text", "007", "n", 4, "loud", false, "mixed", 1),
+		arbor.Leaf("Say", "text", "{t}", "n", "{n}", "loud", "{l}", "mixed", "{m}"),
 		arbor.Leaf("Odd Name", "x", 1),
 	)}}
 	data, err := btcpp.Export(d)
@@ -322,6 +323,8 @@ func TestExportListPorts(t *testing.T) {
 		arbor.Leaf("Patrol", "waypoints", []any{"x", ""}, "speeds", []int{-2, 1 << 40}, "flags", []any{}),
 		arbor.Leaf("Say", "words", []any{""}, "none", []any{}, "mixed", []any{"a"}),
 		arbor.Leaf("Say", "words", []any{}, "none", []any{}, "mixed", []any{}),
+		// A reference agrees with any type.
+		arbor.Leaf("Patrol", "waypoints", "{route}", "speeds", []any{1}, "flags", "{lit}"),
 	).Named("go")}}
 	data, err := btcpp.Export(d)
 	if err != nil {
@@ -333,6 +336,7 @@ func TestExportListPorts(t *testing.T) {
 		`<Patrol flags="" speeds="" waypoints="D;;5;true; e "/>`,
 		`<Patrol flags="" speeds="-2;1099511627776" waypoints="x;;"/>`,
 		`<Say mixed="a" none="" words=";"/>`, `<Say mixed="" none="" words=""/>`,
+		`<Patrol flags="{lit}" speeds="1" waypoints="{route}"/>`,
 		`<input_port name="waypoints" type="std::vector&lt;std::string&gt;"/>`,
 		`<input_port name="speeds" type="std::vector&lt;double&gt;"/>`,
 		`<input_port name="flags" type="std::vector&lt;bool&gt;"/>`,

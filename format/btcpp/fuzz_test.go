@@ -28,6 +28,7 @@ func FuzzLoadBTCPP(f *testing.F) {
 		`<root BTCPP_format="4"><BehaviorTree ID="M"><Action ID="x y" p="1e3" q="true" r="s"/></BehaviorTree><TreeNodesModel><Action ID="x y"><input_port name="p" type="std::string"/></Action></TreeNodesModel></root>`,
 		`<root BTCPP_format="4"><BehaviorTree ID="M"><RandomSelector weights="2;0.5;0" seed="-4"><A/><RandomSequence><B/></RandomSequence><Control ID="RandomSequence" weights=" 1 "><C/></Control></RandomSelector></BehaviorTree></root>`,
 		`<root BTCPP_format="4"><BehaviorTree ID="M"><Switch2 variable="{m}" case_1="1" case_2="x"><IfThenElse><A/><B/><C/></IfThenElse><WhileDoElse><A/><B/></WhileDoElse><Control ID="Switch3" variable="{=}" case_1="true" case_2="" case_3="{k}"><A/></Control></Switch2></BehaviorTree></root>`,
+		`<root BTCPP_format="4"><BehaviorTree ID="M"><Sequence><Go a="1;2;" b="x;;" c="json:[true]" d="{k}"/><Go a="" b=";" c="1;0" d="json:[]"/></Sequence></BehaviorTree><TreeNodesModel><Action ID="Go"><input_port name="a" type="std::vector&lt;double, std::allocator&lt;double&gt; &gt;"/><input_port name="b" type="std::vector&lt;std::string&gt;"/><input_port name="c" type="std::vector&lt;bool&gt;"/><input_port name="d" type="std::vector&lt;int&gt;"/></Action></TreeNodesModel></root>`,
 	} {
 		f.Add([]byte(s))
 	}

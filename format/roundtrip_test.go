@@ -97,8 +97,9 @@ func runWithTreeFile(t *testing.T, ss suiteScenario, dir, treeFile, treeFormat s
 // JSON and to BT.CPP XML, reads it back, writes it as native JSON, and runs
 // the scenario on the result: statuses, traces, node errors and halt
 // traces must be those of the original tree, tick by tick. Trees a format
-// cannot express (BT.CPP XML holds no lists, objects or null values) are
-// counted and listed.
+// cannot express (BT.CPP XML holds no objects or null values, and lists
+// only in program nodes' ports and a few built-in parameters) are counted
+// and listed.
 func TestRoundTrip(t *testing.T) {
 	list := suite(t)
 	if len(list) < 100 {

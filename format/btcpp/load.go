@@ -11,6 +11,16 @@
 // Check, ...) may be written under their Arbor names. Export writes v4
 // XML with a TreeNodesModel, for Groot2.
 //
+// A program node's ports are typed by the file's TreeNodesModel
+// (std::string, bool, int, double, ...); without a type a value is a
+// number if it reads as one, a boolean for true and false, else a string.
+// A port declared std::vector<T> (T a number type, std::string or bool,
+// in any spelling BT.CPP's demangled type names take) is a list, written
+// as BT.CPP writes one: elements separated by ';' ("A;B;C"), or json: and
+// a JSON array. Export writes a program node's lists of numbers, strings
+// or booleans in the ';' form, declaring std::vector<double>,
+// std::vector<std::string> or std::vector<bool> ports.
+//
 // As BT.CPP does, Load reads a <root> without BTCPP_format as version 4,
 // and names a <BehaviorTree> without ID BehaviorTree_0, BehaviorTree_1,
 // ... in the order BT.CPP reads them (a file's includes before its own

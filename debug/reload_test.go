@@ -109,3 +109,33 @@ func TestOwnMuxRefusesForeignHostsOnLoopback(t *testing.T) {
 		t.Fatalf("loopback host: %d, want 200", code)
 	}
 }
+
+// After a hot reload, the stream sends the new tree's records from the
+// first (the history starts again at record 1, below the records sent
+// before).
+func TestStreamAfterReloadSendsTheNewRecords(t *testing.T) {
+	s, h := newControlSession(t, Options{MaxRate: 1000})
+	resp := openStream(t, h, 5)
+	next := sseEvents(t, resp.Body)
+	nextAgentEvent(t, next)
+	for i := 1; i <= 5; i++ {
+		tickN(s, i-1, 1)
+		nextAgentEvent(t, next)
+	}
+	sentry, _ := testTrees(t)
+	s.Do(func(m *arbor.Manager) { m.Reload(m.Agent(5).Tree(), sentry) })
+	var seqs []float64
+	for i := 6; len(seqs) < 2 && i < 40; i++ {
+		tickN(s, i-1, 1)
+		ev := nextAgentEvent(t, next)
+		if ev["agent"].(map[string]any)["treeName"] != "Sentry" {
+			continue
+		}
+		for _, tk := range ev["timeline"].([]any) {
+			seqs = append(seqs, tk.([]any)[0].(float64))
+		}
+	}
+	if len(seqs) < 2 || seqs[0] != 1 || seqs[1] != 2 {
+		t.Errorf("records sent after the reload: %v, want 1, 2, …", seqs)
+	}
+}

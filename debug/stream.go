@@ -80,6 +80,7 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 	interval := time.Duration(float64(time.Second) / s.opts.MaxRate)
 	ctx := r.Context()
 	var lastSeq uint64
+	var lastTree *treeDesc // the tree of the records sent
 	var buf bytes.Buffer
 	send := func() (more bool) {
 		buf.Reset()
@@ -90,6 +91,11 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 		// the last update then carries its last records, then "gone".
 		gone := wt != nil && wt.gone
 		if wt != nil {
+			if wt.td != lastTree {
+				// A hot reload started the history again, its records
+				// counted from 1: send them all.
+				lastSeq, lastTree = 0, wt.td
+			}
 			live = s.liveLocked(wt, lastSeq)
 			lastSeq = wt.seq
 		}

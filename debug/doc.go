@@ -68,9 +68,37 @@
 // agent pauses at the end of a tick in which a node emits a chosen event:
 // start, success, failure, running, halt or abort), force a node's result
 // (arbor.Agent.Force: the node is not run, and returns success, failure or
-// running when ticked) and write blackboard values, and
+// running when ticked), write blackboard values and edit trees (below), and
 // every such request must carry the session's token (Session.Token; the
 // standalone server logs a URL holding it) and come from the debugger's own
 // origin. A server started by Listen/Serve binds 127.0.0.1 unless told
 // otherwise and refuses requests naming a host other than a loopback one.
+//
+// # Editing trees
+//
+// With Options.Controls and Options.Recompile, the page edits a running
+// tree: the parameters and the name of a node (not its type, children,
+// guard, abort, nor a SubTree's tree: the tree keeps its shape). The
+// session applies the edit to a copy of the tree's Document, never to the
+// Document itself, and hands the copy to Recompile, which compiles it as
+// the program compiled the tree (its registry, its stand-ins):
+//
+//	reg := myRegistry()
+//	sess := debug.NewSession(m, debug.Options{Controls: true,
+//		Recompile: func(old *arbor.Tree, doc *arbor.Document) (*arbor.Tree, error) {
+//			return arbor.Compile(doc, reg)
+//		}})
+//
+// A compile error is the edit's answer (a 400 with the compiler's
+// message), and nothing changes. Otherwise every agent running the old
+// tree moves to the new one at once, under the session's lock between
+// ticks, as a file hot reload does (Manager.Reload: running nodes are
+// halted once, blackboards kept); the node ids stay, and so do the
+// agents' forces and breakpoints. A node of a subtree is edited in the
+// subtree's definition, so every use of it changes. Recompile runs under
+// the session's lock: it may note the new tree in the program's records
+// (the tree a file reload replaces next). An edit is in memory only:
+// the tree's file is not rewritten; GET api/trees/{tid}/document gives the
+// edited document in any tree file format (package format), by default
+// the one Options.TreeSource names.
 package debug

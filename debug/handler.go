@@ -52,6 +52,8 @@ func (s *Session) Handler() http.Handler {
 	m.HandleFunc("POST /api/agents/{id}/forces", h.setForce)
 	m.HandleFunc("DELETE /api/agents/{id}/forces", h.clearForces)
 	m.HandleFunc("GET /api/trees/{tid}", h.tree)
+	m.HandleFunc("GET /api/trees/{tid}/document", h.treeDocument)
+	m.HandleFunc("POST /api/trees/{tid}/edit", h.editTree)
 	m.HandleFunc("GET /api/globals", h.globals)
 	m.HandleFunc("GET /api/stream", h.stream)
 	m.HandleFunc("POST /api/agents/{id}/{op}", h.control)
@@ -246,6 +248,7 @@ type sessionInfo struct {
 	Session  string     `json:"session"`
 	Title    string     `json:"title"`
 	Controls bool       `json:"controls"`
+	Edit     bool       `json:"edit"` // the page may edit trees (Controls and Options.Recompile)
 	History  int        `json:"history"`
 	MaxRate  float64    `json:"maxRate"`
 	Links    []Link     `json:"links"`
@@ -272,7 +275,7 @@ type treeInfo struct {
 
 // summaryLocked counts agents per tree and status.
 func (s *Session) summaryLocked() sessionInfo {
-	info := sessionInfo{Session: s.id, Title: s.opts.Title, Controls: s.opts.Controls, History: s.opts.History, MaxRate: s.opts.MaxRate,
+	info := sessionInfo{Session: s.id, Title: s.opts.Title, Controls: s.opts.Controls, Edit: s.canEdit(), History: s.opts.History, MaxRate: s.opts.MaxRate,
 		Links: s.opts.Links, Tick: s.tick, Now: durMs(s.now), Rate: s.rate, Agents: s.m.Len(), Watched: []int{},
 		BreakEvents: breakEvents}
 	if info.Links == nil {

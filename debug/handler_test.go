@@ -26,10 +26,7 @@ import (
 // blinker.
 func testTrees(t testing.TB) (sentry, blink *arbor.Tree) {
 	t.Helper()
-	reg := arbor.NewRegistry()
-	if err := reg.ActionFunc("Step", func(c *arbor.Ctx) (arbor.Status, error) { return arbor.Success, nil }); err != nil {
-		t.Fatal(err)
-	}
+	reg := testRegistry(t)
 	doc := &arbor.Document{Main: "Sentry", Trees: map[string]*arbor.Node{
 		"Sentry": arbor.Selector(
 			arbor.Sequence(arbor.Check("noise", "exists"), arbor.Set("mode", "investigating"), arbor.WaitTicks(2)).
@@ -49,6 +46,17 @@ func testTrees(t testing.TB) (sentry, blink *arbor.Tree) {
 		t.Fatal(err)
 	}
 	return sentry, blink
+}
+
+// testRegistry is the registry of testTrees: the built-ins and Step, an
+// action that succeeds.
+func testRegistry(t testing.TB) *arbor.Registry {
+	t.Helper()
+	reg := arbor.NewRegistry()
+	if err := reg.ActionFunc("Step", func(c *arbor.Ctx) (arbor.Status, error) { return arbor.Success, nil }); err != nil {
+		t.Fatal(err)
+	}
+	return reg
 }
 
 // newTestSession makes a session with 5 sentries (ids 0-4) and 3 blinkers

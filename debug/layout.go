@@ -28,6 +28,10 @@ type treeDesc struct {
 	Nodes  []nodeDesc `json:"nodes"`
 	Width  float64    `json:"width"`
 	Height float64    `json:"height"`
+	// Source is where the tree came from (Options.TreeSource), if known.
+	Source *treeSource `json:"source,omitempty"`
+
+	tree *arbor.Tree // nil in a recording
 
 	parent  []int32 // tree parent (-1 for roots; guard roots included)
 	end     []int32 // one past the last node of each node's subtree (pre-order)

@@ -26,14 +26,35 @@ type Options struct {
 	// timeline (default 30s).
 	Linger time.Duration
 	// Controls enables pause, resume and step of an agent (or of every
-	// agent), breakpoints, forcing a node's result (arbor.Agent.Force)
-	// and writing blackboard values from the page. Requests must then
-	// carry Token and come from the debugger's own origin.
+	// agent), breakpoints, forcing a node's result (arbor.Agent.Force),
+	// writing blackboard values and, with Recompile, editing trees from
+	// the page. Requests must then carry Token and come from the
+	// debugger's own origin.
 	Controls bool
 	// Token is the secret that control requests carry (header
 	// X-Arbor-Token or "Authorization: Bearer"). When Controls is set and
 	// Token is empty, a random token is made; see Session.Token.
 	Token string
+	// Recompile, with Controls, lets the page edit a running tree: a
+	// node's parameters and name. The session applies the edit to a copy
+	// of the tree's Document (old.Document() is not changed) and calls
+	// Recompile with the tree and the edited copy; the program compiles
+	// it with its registry (as it compiled old) and returns the new tree,
+	// or the compiler's error, which the page shows (nothing changes).
+	// Then every agent running old moves to the new tree
+	// (Manager.Reload: running nodes are halted once, blackboards kept).
+	// Recompile is called under the session's lock, between ticks, as
+	// Do's function is: it may note the new tree in the program's own
+	// records (which tree a file's hot reload replaces), and must not
+	// call the session's methods that take the lock. Nil: no editing.
+	Recompile func(old *arbor.Tree, doc *arbor.Document) (*arbor.Tree, error)
+	// TreeSource, optional, names the file a tree was loaded from and
+	// its format (format.Arbor, format.B3 or format.BTCPP; "" for the
+	// one the file's extension says): the page's Download tree offers
+	// that format first, under the file's name. A tree an edit made is
+	// asked about first, then the tree it was made from. Called under
+	// the session's lock, once per tree; "", "" when unknown.
+	TreeSource func(t *arbor.Tree) (file, format string)
 	// Label returns a short description of an agent shown in the agent
 	// list, and searched. It is called between ticks. A panic in it is
 	// logged, and the agent is shown without a label.
@@ -83,6 +104,8 @@ type Session struct {
 	steps    map[int]bool
 	trees    map[*arbor.Tree]*treeDesc
 	treeList []*treeDesc
+	// editedFrom maps a tree an edit made to the tree it was made from.
+	editedFrom map[*arbor.Tree]*arbor.Tree
 	// gen counts changes between ticks (Do, controls); sumTrees caches
 	// the agent counts of the summary for sumKey.
 	gen      uint64
@@ -122,7 +145,7 @@ func NewSession(m *arbor.Manager, opts Options) *Session {
 		opts.Title = "Arbor debugger"
 	}
 	s := &Session{opts: opts, m: m, log: opts.Logger, watches: map[int]*watch{}, steps: map[int]bool{},
-		trees: map[*arbor.Tree]*treeDesc{}, removed: map[int]*watch{}, notify: make(chan struct{}), errs: newErrorLog()}
+		trees: map[*arbor.Tree]*treeDesc{}, editedFrom: map[*arbor.Tree]*arbor.Tree{}, removed: map[int]*watch{}, notify: make(chan struct{}), errs: newErrorLog()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -410,6 +433,7 @@ func (s *Session) treeOf(a *arbor.Agent) *treeDesc {
 		return d
 	}
 	d := describeTree(t, len(s.treeList))
+	d.tree, d.Source = t, s.sourceLocked(t)
 	s.trees[t] = d
 	s.treeList = append(s.treeList, d)
 	return d

@@ -1,0 +1,524 @@
+package debug
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/format"
+)
+
+// Editing a running tree (Options.Recompile): an edit changes one node's
+// parameters or name in a copy of the tree's Document (the shared one is
+// never changed), the program's Recompile compiles it, and every agent
+// running the old tree moves to the new one at once (Manager.Reload,
+// under the session lock between ticks, as a file hot reload does). An
+// edit keeps the tree's shape, so node ids stay, and with them the
+// agents' forces and the watched agents' breakpoints, which a reload
+// otherwise drops. The edit lives in memory: nothing is written to the
+// tree's file.
+
+// treeSource is where a tree came from (Options.TreeSource).
+type treeSource struct {
+	File   string `json:"file,omitempty"`   // the file's base name
+	Format string `json:"format,omitempty"` // format.Arbor, format.B3 or format.BTCPP
+}
+
+// sourceLocked returns where tree t came from: Options.TreeSource's
+// answer, else that of the tree an edit made it from. Nil when unknown.
+func (s *Session) sourceLocked(t *arbor.Tree) *treeSource {
+	for depth := 0; t != nil && s.opts.TreeSource != nil && depth < 1000; depth++ {
+		file, f := s.treeSource(t)
+		if file == "" && f == "" {
+			t = s.editedFrom[t]
+			continue
+		}
+		src := &treeSource{Format: f}
+		if file != "" {
+			src.File = path.Base(strings.ReplaceAll(file, "\\", "/"))
+			if f == "" {
+				src.Format, _ = format.OutputFormat(file)
+			}
+		}
+		if !validFormat(src.Format) {
+			src.Format = ""
+		}
+		return src
+	}
+	return nil
+}
+
+// treeSource calls Options.TreeSource, recovering a panic: it runs under
+// the session's lock.
+func (s *Session) treeSource(t *arbor.Tree) (file, f string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("arbor debug: Options.TreeSource panicked", "tree", t.Name(), "panic", r)
+			file, f = "", ""
+		}
+	}()
+	return s.opts.TreeSource(t)
+}
+
+func validFormat(f string) bool {
+	for _, n := range format.Names() {
+		if f == n {
+			return true
+		}
+	}
+	return false
+}
+
+// canEdit reports whether the page may edit trees.
+func (s *Session) canEdit() bool { return s.opts.Controls && s.opts.Recompile != nil }
+
+// editRequest is the body of POST api/trees/{tid}/edit.
+type editRequest struct {
+	Path   string                     `json:"path"`   // the node's path, as the tree's description names it
+	Params map[string]json.RawMessage `json:"params"` // parameters to set; null removes one
+	Name   *string                    `json:"name"`   // the node's new name ("" removes it); absent: unchanged
+}
+
+// editAnswer is the answer of an edit.
+type editAnswer struct {
+	OK        bool   `json:"ok"`
+	Tree      int    `json:"tree"` // the id of the tree the agents run now
+	TreeName  string `json:"treeName"`
+	Node      int    `json:"node"`   // the node edited (an edit keeps node ids)
+	Agents    int    `json:"agents"` // agents moved to the edited tree
+	Unchanged bool   `json:"unchanged,omitempty"`
+	Rev       uint64 `json:"rev"`
+}
+
+// reservedParams are node keys of the tree files, not parameters.
+var reservedParams = map[string]bool{"type": true, "name": true, "children": true, "child": true, "guard": true, "abort": true, "comment": true}
+
+// treeID parses the {tid} path value; it writes the error response and
+// returns false when it is malformed.
+func (h *handler) treeID(w http.ResponseWriter, r *http.Request) (int, bool) {
+	raw := r.PathValue("tid")
+	tid, err := strconv.Atoi(raw)
+	if err != nil || tid < 0 {
+		h.fail(w, http.StatusBadRequest, "bad tree id %q: want a non-negative integer", truncate(raw, 40))
+		return 0, false
+	}
+	return tid, true
+}
+
+// editTree applies one node's edit to a tree and reloads the agents
+// running it.
+func (h *handler) editTree(w http.ResponseWriter, r *http.Request) {
+	if !h.authorize(w, r) {
+		return
+	}
+	s := h.s
+	if s.opts.Recompile == nil {
+		h.fail(w, http.StatusForbidden, "editing is off: the program gives the debugger no way to compile trees (Options.Recompile)")
+		return
+	}
+	tid, ok := h.treeID(w, r)
+	if !ok {
+		return
+	}
+	var req editRequest
+	if !h.decodeJSON(w, r, &req) {
+		return
+	}
+	if req.Path == "" || (req.Params == nil && req.Name == nil) {
+		h.fail(w, http.StatusBadRequest, `bad body: want {"path": "…", "params": {…}, "name": "…"} (params, name or both)`)
+		return
+	}
+	if req.Name != nil && len(*req.Name) > 200 {
+		h.fail(w, http.StatusBadRequest, "bad name: at most 200 bytes")
+		return
+	}
+	set := map[string]any{}
+	var unset []string
+	for k, raw := range req.Params {
+		switch {
+		case k == "" || len(k) > 100:
+			h.fail(w, http.StatusBadRequest, "bad parameter name %q: want 1 to 100 bytes", truncate(k, 40))
+			return
+		case reservedParams[k]:
+			h.fail(w, http.StatusBadRequest, "%q is not a parameter (a node's name is the body's \"name\"; its type, children, guard and abort cannot be edited)", k)
+			return
+		}
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			h.fail(w, http.StatusBadRequest, "bad value of %q: %v", k, err)
+			return
+		}
+		if v == nil {
+			unset = append(unset, k)
+		} else {
+			set[k] = v
+		}
+	}
+	s.mu.Lock()
+	ans, herr := s.editLocked(tid, req.Path, set, unset, req.Name)
+	s.mu.Unlock()
+	if herr != nil {
+		h.writeJSON(w, herr.code, herr.body)
+		return
+	}
+	if !ans.Unchanged {
+		s.wake() // the pages show the agents on the new tree now
+		s.log.Info("arbor debug: control", "op", "edit", "tree", ans.TreeName, "node", req.Path, "agents", ans.Agents)
+	}
+	h.writeJSON(w, http.StatusOK, ans)
+}
+
+// editError is a refused edit: the status and the JSON answer.
+type editError struct {
+	code int
+	body map[string]any
+}
+
+func editFail(code int, format string, args ...any) *editError {
+	return &editError{code: code, body: map[string]any{"error": fmt.Sprintf(format, args...)}}
+}
+
+// editLocked applies an edit of node path of tree tid: parameters set
+// and unset, and the name when not nil.
+func (s *Session) editLocked(tid int, nodePath string, set map[string]any, unset []string, name *string) (*editAnswer, *editError) {
+	if tid >= len(s.treeList) || s.treeList[tid].tree == nil {
+		return nil, editFail(http.StatusNotFound, "no tree %d", tid)
+	}
+	td := s.treeList[tid]
+	old := td.tree
+	node := -1
+	for i := range td.Nodes {
+		if td.Nodes[i].Path == nodePath {
+			node = i
+			break
+		}
+	}
+	if node < 0 {
+		return nil, editFail(http.StatusBadRequest, "no node at path %q in tree %d (%s)", truncate(nodePath, 200), tid, td.Name)
+	}
+	var agents []*arbor.Agent
+	for _, a := range s.m.Agents() {
+		if a.Tree() == old {
+			agents = append(agents, a)
+		}
+	}
+	if len(agents) == 0 {
+		return nil, editFail(http.StatusConflict, "tree %d (%s) no longer runs: an edit or a reload replaced it; edit the tree the agent runs now", tid, td.Name)
+	}
+	doc := copyDocument(old.Document())
+	def := findDef(doc, old.Name(), nodePath)
+	if def == nil {
+		return nil, editFail(http.StatusBadRequest, "node %q is not in the tree's document", truncate(nodePath, 200))
+	}
+	if arbor.CanonicalType(def.Type) == "SubTree" {
+		if _, ok := set["tree"]; ok || contains(unset, "tree") {
+			return nil, editFail(http.StatusBadRequest, "a SubTree's tree cannot be edited: it changes the tree's shape (edit the file)")
+		}
+	}
+	changed := false
+	for k, v := range set {
+		if prev, ok := def.Params[k]; !ok || !sameParam(prev, v) {
+			changed = true
+		}
+		def.Params[k] = v
+	}
+	for _, k := range unset {
+		if _, ok := def.Params[k]; ok {
+			changed = true
+			delete(def.Params, k)
+		}
+	}
+	if name != nil && *name != def.Name {
+		def.Name, changed = *name, true
+	}
+	if !changed {
+		return &editAnswer{OK: true, Tree: td.ID, TreeName: td.Name, Node: node, Unchanged: true, Rev: s.rev}, nil
+	}
+	t, err := s.recompile(old, doc)
+	if err != nil {
+		return nil, &editError{code: http.StatusBadRequest, body: map[string]any{"error": err.Error(), "compile": true}}
+	}
+	if t == nil {
+		return nil, editFail(http.StatusInternalServerError, "Options.Recompile returned no tree and no error")
+	}
+	same := t.Len() == old.Len()
+	// What a reload drops and an edit keeps: the forces and breakpoints
+	// (on the same node ids: the edit kept the tree's shape).
+	type kept struct {
+		forces []arbor.Status
+		bp     []breakMask
+		nbp    int
+	}
+	keep := map[*arbor.Agent]*kept{}
+	for _, a := range agents {
+		k := &kept{}
+		if same {
+			for i := 0; i < old.Len(); i++ {
+				if st := a.Forced(i); st != arbor.Invalid {
+					if k.forces == nil {
+						k.forces = make([]arbor.Status, old.Len())
+					}
+					k.forces[i] = st
+				}
+			}
+		}
+		if w := s.watches[a.ID()]; w != nil {
+			w.flushBetween(s) // events before the edit: a record of the old tree
+			if same && w.nbp > 0 {
+				k.bp, k.nbp = w.bp, w.nbp
+			}
+		}
+		keep[a] = k
+	}
+	s.editedFrom[t] = old
+	moved := s.m.Reload(old, t)
+	for _, a := range agents {
+		k := keep[a]
+		for i, st := range k.forces {
+			if st != arbor.Invalid {
+				if err := a.Force(i, st); err != nil {
+					s.log.Warn("arbor debug: force kept across an edit", "agent", a.ID(), "node", i, "err", err)
+				}
+			}
+		}
+		if w := s.watches[a.ID()]; w != nil {
+			w.sync(s) // the halts of the reload, then the new tree's history
+			if k.bp != nil {
+				w.bp, w.nbp = k.bp, k.nbp
+			}
+		}
+	}
+	s.gen++
+	s.rev++
+	ntd := s.treeOf(agents[0])
+	return &editAnswer{OK: true, Tree: ntd.ID, TreeName: ntd.Name, Node: node, Agents: moved, Rev: s.rev}, nil
+}
+
+// recompile calls Options.Recompile, recovering a panic: it runs under
+// the session's lock.
+func (s *Session) recompile(old *arbor.Tree, doc *arbor.Document) (t *arbor.Tree, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("arbor debug: Options.Recompile panicked", "tree", old.Name(), "panic", r)
+			t, err = nil, fmt.Errorf("the program's Recompile panicked: %v", r)
+		}
+	}()
+	return s.opts.Recompile(old, doc)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// sameParam reports whether two parameter values write the same JSON (3
+// and 3.0 are the same).
+func sameParam(a, b any) bool {
+	ja, err1 := json.Marshal(safeValue(a, 0))
+	jb, err2 := json.Marshal(safeValue(b, 0))
+	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
+}
+
+// copyDocument copies a document's trees deeply enough to edit any
+// node's name and parameters: nodes and parameter maps and lists are
+// new, the rest (other fields of the nodes, the categories) shared. A
+// node reached twice (a Go-built document may share one) is copied once.
+func copyDocument(doc *arbor.Document) *arbor.Document {
+	if doc == nil {
+		return nil
+	}
+	out := *doc
+	out.Trees = make(map[string]*arbor.Node, len(doc.Trees))
+	seen := map[*arbor.Node]*arbor.Node{}
+	var cp func(n *arbor.Node) *arbor.Node
+	cp = func(n *arbor.Node) *arbor.Node {
+		if n == nil {
+			return nil
+		}
+		if c, ok := seen[n]; ok {
+			return c
+		}
+		c := new(arbor.Node)
+		seen[n] = c
+		*c = *n // the unexported fields too (where a file wrote the node)
+		c.Params = make(map[string]any, len(n.Params))
+		for k, v := range n.Params {
+			c.Params[k] = copyValue(v)
+		}
+		if n.Children != nil {
+			c.Children = make([]*arbor.Node, len(n.Children))
+			for i, k := range n.Children {
+				c.Children[i] = cp(k)
+			}
+		}
+		c.Guard = cp(n.Guard)
+		return c
+	}
+	for name, root := range doc.Trees {
+		out.Trees[name] = cp(root)
+	}
+	return &out
+}
+
+func copyValue(v any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = copyValue(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = copyValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+// findDef returns the definition of the node at path in doc, whose main
+// tree is main: the node the compiled tree names so (its path from the
+// main root through inlined subtrees, as arbor.NodeInfo.Path spells it).
+// A node of a subtree is that subtree's definition, shared by its every
+// use. Nil when there is none.
+func findDef(doc *arbor.Document, main, target string) *arbor.Node {
+	if doc == nil {
+		return nil
+	}
+	// under reports whether target is p or a node below it.
+	under := func(p string) bool {
+		if !strings.HasPrefix(target, p) {
+			return false
+		}
+		rest := target[len(p):]
+		return rest == "" || rest[0] == '.' || rest[0] == '>'
+	}
+	var find func(n *arbor.Node, p string, depth int) *arbor.Node
+	find = func(n *arbor.Node, p string, depth int) *arbor.Node {
+		if n == nil || depth > 10000 || !under(p) {
+			return nil
+		}
+		if p == target {
+			return n
+		}
+		if arbor.CanonicalType(n.Type) == "SubTree" {
+			if name, ok := n.Params["tree"].(string); ok {
+				if f := find(doc.Trees[name], p+">"+name, depth+1); f != nil {
+					return f
+				}
+			}
+		}
+		for i, k := range n.Children {
+			step := fmt.Sprintf(".children[%d]", i)
+			if n.SingleChild && len(n.Children) == 1 {
+				step = ".child"
+			}
+			if f := find(k, p+step, depth+1); f != nil {
+				return f
+			}
+		}
+		return find(n.Guard, p+".guard", depth+1)
+	}
+	return find(doc.Trees[main], main, 0)
+}
+
+// treeDocument serves a tree's document (as edited) in a tree file
+// format: ?format=arbor|b3|btcpp, by default the format the tree came
+// from (Options.TreeSource), else arbor.
+func (h *handler) treeDocument(w http.ResponseWriter, r *http.Request) {
+	tid, ok := h.treeID(w, r)
+	if !ok {
+		return
+	}
+	s := h.s
+	s.mu.Lock()
+	var td *treeDesc
+	if tid < len(s.treeList) {
+		td = s.treeList[tid]
+	}
+	s.mu.Unlock()
+	if td == nil || td.tree == nil {
+		h.fail(w, http.StatusNotFound, "no tree %d", tid)
+		return
+	}
+	f := r.URL.Query().Get("format")
+	if f == "" {
+		f = format.Arbor
+		if td.Source != nil && td.Source.Format != "" {
+			f = td.Source.Format
+		}
+	}
+	if !validFormat(f) {
+		h.fail(w, http.StatusBadRequest, "bad format %q: want %s", truncate(f, 40), strings.Join(format.Names(), ", "))
+		return
+	}
+	file := downloadName(td, f)
+	// The tree's document is immutable: written outside the lock.
+	data, err := format.Encode(file, td.tree.Document(), f)
+	if err != nil {
+		h.fail(w, http.StatusUnprocessableEntity, "cannot write tree %s as %s: %v", td.Name, f, err)
+		return
+	}
+	ct := "application/json"
+	switch {
+	case f == format.BTCPP:
+		ct = "application/xml"
+	case arbor.IsYAMLPath(file):
+		ct = "application/yaml"
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", ct+"; charset=utf-8")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": file}))
+	if _, err := w.Write(data); err != nil {
+		h.log.Debug("arbor debug: write tree document", "err", err)
+	}
+}
+
+// downloadName names a tree's document written in format f: the file it
+// came from when f is that file's format, else the file's (or the tree's)
+// name with f's extension.
+func downloadName(td *treeDesc, f string) string {
+	stem := td.Name
+	if td.Source != nil && td.Source.File != "" {
+		if td.Source.Format == f {
+			return td.Source.File
+		}
+		stem = td.Source.File
+		lower := strings.ToLower(stem)
+		for _, ext := range []string{".b3.json", ".json", ".yaml", ".yml", ".xml"} {
+			if strings.HasSuffix(lower, ext) {
+				stem = stem[:len(stem)-len(ext)]
+				break
+			}
+		}
+	}
+	stem = strings.Map(func(r rune) rune {
+		if r < ' ' || strings.ContainsRune(`/\:*?"<>|`, r) {
+			return '_'
+		}
+		return r
+	}, stem)
+	if stem == "" {
+		stem = "tree"
+	}
+	switch f {
+	case format.B3:
+		return stem + ".b3.json"
+	case format.BTCPP:
+		return stem + ".xml"
+	}
+	return stem + ".json"
+}

@@ -197,11 +197,18 @@ async function switchTree(d) {
   const latest = S.treeUpdate;
   S.treeUpdate = null;
   if (S.rec || latest.agent.id !== S.agentId || latest.agent.tree !== tree.id) return;
+  // The selected node stays selected when the new tree has it (at the same
+  // path, of the same type: after an edit, always); a tree of the same
+  // shape (an edit) keeps the view where it is.
+  const prev = S.tree;
+  const sel = prev && S.selected >= 0 ? prev.nodes[S.selected] : null;
+  const selected = sel ? tree.nodes.findIndex((n) => n.path === sel.path && n.type === sel.type) : -1;
+  const sameShape = !!prev && prev.nodes.length === tree.nodes.length && prev.nodes.every((n, i) => n.path === tree.nodes[i].path);
   // The history starts again: the page shows the agent live.
-  Object.assign(S, { tree, treeId: tree.id, selected: -1, followed: -1, timeline: [], shown: null, stats: null, live: true });
+  Object.assign(S, { tree, treeId: tree.id, selected, followed: -1, timeline: [], shown: null, stats: null, live: true });
   $('#btn-live').classList.add('on');
   drawTree();
-  focus(0, false);
+  if (!sameShape) focus(0, false);
   onAgent(latest);
 }
 

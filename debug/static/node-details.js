@@ -18,10 +18,11 @@ function renderNode() {
   const t = S.tree;
   if (!t || S.selected < 0 || S.selected >= t.nodes.length) {
     box.replaceChildren(h('p', { class: 'muted', text: 'Click a node in the tree.' }));
-    $('#node-params').replaceChildren();
+    renderParams(null);
     renderBreakpointBox(null);
     renderForceBox(null);
     renderNodeHistory();
+    renderTreeDownload();
     return;
   }
   const n = t.nodes[S.selected];
@@ -57,7 +58,8 @@ function renderNode() {
   renderNodeHistory();
   renderBreakpointBox(n);
   renderForceBox(n);
-  $('#node-params').replaceChildren(...(n.params ? [h('h4', { text: 'Parameters' }), h('pre', { text: JSON.stringify(n.params, null, 2) })] : []));
+  renderParams(n);
+  renderTreeDownload();
 }
 
 // branchOf names node id's place by labels: the root › … › the node (a

@@ -46,6 +46,7 @@ async function start() {
   setupNodeHistory();
   setupPlayback();
   setupControls();
+  setupEdit();
   if (S.session && S.session.recording) {
     // Served by "arbor replay": the recording is all there is.
     setConn('recording');

@@ -68,6 +68,11 @@ const S = {
   forceBarKey: '', // the forces the bar above the tree lists
   forceBoxKey: '', // what the Node tab's Force result control shows
   forcePending: 0, // force edits sent and not yet answered
+  edit: null, // the node whose Edit form is open: { tree, node } (edit.js)
+  editKey: '', // what the Node tab's parameters show
+  editNote: null, // the answer of the last edit: { tree, path, text }, shown with the node's parameters
+  dlTree: null, // the tree Download tree was set up for
+  dlName: '', // and its name
   errCount: -1, // the agent's error count the Errors tab shows (-1: not loaded)
   errLoading: false, // an errors request is under way
   errShown: null, // the agent whose errors the list shows

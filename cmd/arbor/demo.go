@@ -18,6 +18,7 @@ import (
 	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/debug"
 	"github.com/arborbt/arbor/examples/village"
+	"github.com/arborbt/arbor/format"
 )
 
 // demoTreesDir is where `arbor demo` looks for the village's tree files
@@ -52,7 +53,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	seed := fset.Uint64("seed", 1, "seed of the villagers' differences")
 	uniform := fset.Bool("uniform", false, "start every villager as village.md does (all needs 100, zone centres)")
 	trees := fset.String("trees", "", "directory holding villager.yaml and monster.yaml (default: "+demoTreesDir+" when present, else built-in copies)")
-	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents and write blackboards (prints the world view's and the debugger's URLs holding the token; the world view hands it on)")
+	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents, write blackboards and edit the trees' parameters (prints the world view's and the debugger's URLs holding the token; the world view hands it on)")
 	history := fset.Int("history", 500, "ticks of history kept for each watched agent")
 	workers := fset.Int("workers", 0, "manager worker goroutines (default GOMAXPROCS)")
 	fset.Usage = func() {
@@ -109,12 +110,43 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 		return 0
 	}
 
+	reg := arbor.NewRegistry()
+	if err := village.Register(reg); err != nil {
+		fmt.Fprintf(stderr, "arbor demo: %v\n", err)
+		return 1
+	}
+	vFile, mFile := demoTreeFile(treeFS, "villager"), demoTreeFile(treeFS, "monster")
 	sess := debug.NewSession(w.Manager(), debug.Options{
 		History:  *history,
 		Controls: *controls,
 		Label:    w.Label,
 		Title:    "Arbor village · debugger",
 		Links:    []debug.Link{{Name: "← world view", URL: "../"}},
+		// An edit in the debugger compiles with the village's nodes; the
+		// next change of the file replaces the edited tree (vt and mt,
+		// like the reload below, under the session's lock).
+		Recompile: func(old *arbor.Tree, doc *arbor.Document) (*arbor.Tree, error) {
+			t, err := arbor.Compile(doc, reg)
+			if err != nil {
+				return nil, err
+			}
+			switch old {
+			case vt:
+				vt = t
+			case mt:
+				mt = t
+			}
+			return t, nil
+		},
+		TreeSource: func(t *arbor.Tree) (string, string) {
+			switch t {
+			case vt:
+				return vFile, format.Arbor
+			case mt:
+				return mFile, format.Arbor
+			}
+			return "", ""
+		},
 	})
 	// Node errors show in the debugger, and are still logged.
 	reportNodeErrors(sess, arbor.LogNodeError)
@@ -179,6 +211,17 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	return 0
 }
 
+// demoTreeFile names the file of the village's tree name in fsys (as
+// village.LoadTrees finds it).
+func demoTreeFile(fsys fs.FS, name string) string {
+	for _, ext := range []string{".yaml", ".yml", ".json"} {
+		if _, err := fs.Stat(fsys, name+ext); err == nil {
+			return name + ext
+		}
+	}
+	return name + ".yaml"
+}
+
 // treeDir returns the directory the demo's trees are read from, if they
 // come from files (not the built-in copies).
 func treeDir(flagDir string) (string, bool) {
@@ -229,7 +272,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	agents := fset.Int("agents", 1, "agents per file")
 	tickMs := fset.Float64("tick-ms", 100, "milliseconds between ticks (game time follows the wall clock)")
 	ticks := fset.Int("ticks", 0, "stop ticking after N ticks (0: until interrupted)")
-	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents and write blackboards (prints a URL holding the token)")
+	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents, write blackboards and edit the trees' parameters (prints a URL holding the token)")
 	history := fset.Int("history", 500, "ticks of history kept for each watched agent")
 	mocks := mockFlags{}
 	fset.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); other unknown types run one tick, then succeed (in a guard: a condition that holds, or by the script's first status)")
@@ -264,8 +307,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		slog.Warn("arbor serve: node error", "err", e)
 	}))
 	defer m.Close()
+	// The trees by file, and their files' names and formats (for the
+	// agent list, hot reloads, the debugger's edits and downloads): read
+	// and written under the session's lock once it runs.
 	names := map[*arbor.Tree]string{}
 	current := map[string]*arbor.Tree{}
+	formats := map[string]string{}
 	types := map[string]bool{}
 	for _, path := range fset.Args() {
 		tree, doc, err := loadMocked(path, mocks)
@@ -282,6 +329,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		}
 		names[tree] = filepath.Base(path)
 		current[path] = tree
+		formats[path], _ = format.Detect(path)
 		for i := 0; i < *agents; i++ {
 			m.Add(tree)
 		}
@@ -295,6 +343,30 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		Title:    "Arbor debugger · " + strings.Join(fset.Args(), ", "),
 		Label: func(a *arbor.Agent) string {
 			return names[a.Tree()]
+		},
+		// An edit in the debugger compiles as the file did (mocks and
+		// stand-ins); the file's next change replaces the edited tree.
+		Recompile: func(old *arbor.Tree, doc *arbor.Document) (*arbor.Tree, error) {
+			tree, err := compileMocked(doc, mocks)
+			if err != nil {
+				return nil, err
+			}
+			for path, t := range current {
+				if t == old {
+					current[path] = tree
+					names[tree] = filepath.Base(path)
+				}
+			}
+			delete(names, old)
+			return tree, nil
+		},
+		TreeSource: func(t *arbor.Tree) (string, string) {
+			for path, ct := range current {
+				if ct == t {
+					return path, formats[path]
+				}
+			}
+			return "", ""
 		},
 	})
 	ln, err := debug.Listen(*addr)
@@ -367,6 +439,17 @@ func loadMocked(path string, mocks mockFlags) (*arbor.Tree, *arbor.Document, err
 	if err != nil {
 		return nil, nil, err
 	}
+	tree, err := compileMocked(doc, mocks)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return tree, doc, nil
+}
+
+// compileMocked compiles a tree file's document as loadMocked does: its
+// unknown node types mocks and stand-ins. The debugger's edits of a tree
+// compile through it too, so that they run the same mocks.
+func compileMocked(doc *arbor.Document, mocks mockFlags) (*arbor.Tree, error) {
 	reg := arbor.NewRegistry()
 	scripts := mockFlags{}
 	for name, script := range mocks {
@@ -379,13 +462,9 @@ func loadMocked(path string, mocks mockFlags) (*arbor.Tree, *arbor.Document, err
 		}
 	}
 	if err := mockUnknown(reg, doc, scripts, false); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	tree, err := arbor.Compile(doc, reg)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return tree, doc, nil
+	return arbor.Compile(doc, reg)
 }
 
 // unknownTypes lists the leaf node types of doc that reg does not know,

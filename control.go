@@ -157,7 +157,7 @@ func registerParent[N any, M any, P interface {
 	if err := callbackMismatch[M](reflect.TypeOf(P(nil))); err != nil {
 		return fmt.Errorf("register %s %q: %w", what(k), name, err)
 	}
-	return r.add(&nodeType{name: name, kind: k, shape: shapeOfKind(k), params: schema.names(), anyParams: o.anyParams,
+	return r.add(&nodeType{name: name, kind: k, shape: shapeOfKind(k), params: schema.names(), info: schema.infos(), anyParams: o.anyParams,
 		user: func(pr *paramReader) userNode {
 			n := new(N)
 			schema.fill(reflect.ValueOf(n).Elem(), pr)

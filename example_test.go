@@ -154,3 +154,23 @@ func ExampleManager() {
 	fmt.Println(counts["flee"], "flee,", counts["fight"], "fight")
 	// Output: 300 flee, 700 fight
 }
+
+// Describing a registered type's parameters, as editors' palettes need
+// them (btcpp.Models and b3.NodeExport write them for Groot2 and the
+// Behavior3 editor).
+func ExampleRegistry_Describe() {
+	reg := arbor.NewRegistry()
+	if err := arbor.RegisterAction[MoveTo, moveMem](reg, "MoveTo"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	info, _ := reg.Describe("MoveTo")
+	fmt.Println(info.Name, info.Category)
+	for _, p := range info.Params {
+		fmt.Printf("%s: %v required=%v {key}=%v default=%v\n", p.Name, p.Type, p.Required, p.Ref, p.Default)
+	}
+	// Output:
+	// MoveTo action
+	// target: string required=true {key}=true default=<nil>
+	// steps: int required=false {key}=false default=2
+}

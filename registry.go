@@ -68,12 +68,15 @@ const (
 
 // nodeType describes one registered node type.
 type nodeType struct {
-	name      string
-	kind      kind
-	shape     shape
-	builtin   bool
-	params    []string // the parameters it accepts
-	anyParams bool     // accepts and ignores undeclared parameters
+	name    string
+	kind    kind
+	shape   shape
+	builtin bool
+	params  []string // the parameters it accepts
+	// info describes a parameter struct's fields (Describe); nil for the
+	// built-ins (builtinParams) and the Factory variants (names only).
+	info      []ParamInfo
+	anyParams bool // accepts and ignores undeclared parameters
 	// user builds the shared implementation of a registered node from its
 	// parameters.
 	user func(pr *paramReader) userNode
@@ -148,7 +151,7 @@ func CanonicalType(name string) string {
 // conditions, actions, decorators and control nodes the program registers.
 // Register types before compiling trees: registering is not safe for
 // concurrent use, while Compile and the query methods (Has, Category,
-// Types) are, once registration is over. A type cannot be registered
+// Types, Describe) are, once registration is over. A type cannot be registered
 // twice, nor under a built-in name or alias.
 //
 // The zero Registry is ready to use and holds the built-in node types, as

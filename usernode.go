@@ -147,7 +147,7 @@ func RegisterCondition[N any, P interface {
 	if err != nil {
 		return fmt.Errorf("register condition %q: %w", name, err)
 	}
-	return r.add(&nodeType{name: name, kind: kCondition, shape: shapeLeaf, params: schema.names(), anyParams: o.anyParams,
+	return r.add(&nodeType{name: name, kind: kCondition, shape: shapeLeaf, params: schema.names(), info: schema.infos(), anyParams: o.anyParams,
 		user: func(pr *paramReader) userNode {
 			n := new(N)
 			schema.fill(reflect.ValueOf(n).Elem(), pr)
@@ -191,7 +191,7 @@ func RegisterAction[N any, M any, P interface {
 	if err := callbackMismatch[M](reflect.TypeOf(P(nil))); err != nil {
 		return fmt.Errorf("register action %q: %w", name, err)
 	}
-	return r.add(&nodeType{name: name, kind: kAction, shape: shapeLeaf, params: schema.names(), anyParams: o.anyParams,
+	return r.add(&nodeType{name: name, kind: kAction, shape: shapeLeaf, params: schema.names(), info: schema.infos(), anyParams: o.anyParams,
 		user: func(pr *paramReader) userNode {
 			n := new(N)
 			schema.fill(reflect.ValueOf(n).Elem(), pr)

@@ -109,6 +109,20 @@ type paramField struct {
 	name     string
 	required bool
 	def      any // default as a raw value, nil for none
+	info     ParamInfo
+}
+
+// infos describes the parameters (Registry.Describe); nil when there are
+// none.
+func (s *paramSchema) infos() []ParamInfo {
+	if len(s.fields) == 0 {
+		return nil
+	}
+	out := make([]ParamInfo, len(s.fields))
+	for i, f := range s.fields {
+		out[i] = f.info
+	}
+	return out
 }
 
 func (s *paramSchema) names() []string {
@@ -160,6 +174,15 @@ func schemaOf[N any]() (*paramSchema, error) {
 		}
 		if !supportedField(f.Type) {
 			return nil, fmt.Errorf("field %s: unsupported parameter type %s", f.Name, f.Type)
+		}
+		pf.info = ParamInfo{Name: pf.name, Required: pf.required}
+		pf.info.Type, pf.info.Ref = describeField(f.Type)
+		switch {
+		case pf.required:
+		case pf.def != nil:
+			pf.info.Default = pf.def
+		default:
+			pf.info.Default = zeroRaw(pf.info.Type)
 		}
 		s.fields = append(s.fields, pf)
 	}

@@ -32,6 +32,8 @@ type attr struct{ name, value string }
 type modelPort struct {
 	typ   string // "" when instances disagree
 	kinds map[string]bool
+	def   string // the default attribute, "" for none (Models)
+	desc  string // the port's description text (Models)
 }
 
 type exportModel struct {
@@ -138,16 +140,7 @@ func (x *exporter) collect(n *arbor.Node) {
 			x.port(m, p, nil).typ = t
 		}
 	} else if !arbor.IsBuiltin(n.Type) {
-		category := "Action"
-		switch x.userCats[n.Type] {
-		case arbor.CategoryCondition:
-			category = "Condition"
-		case arbor.CategoryDecorator:
-			category = "Decorator"
-		case arbor.CategoryControl:
-			category = "Control"
-		}
-		m := x.model(n.Type, category)
+		m := x.model(n.Type, modelCategory(x.userCats[n.Type]))
 		for k, v := range n.Params {
 			x.port(m, k, v)
 		}
@@ -155,6 +148,20 @@ func (x *exporter) collect(n *arbor.Node) {
 	for _, c := range n.Children {
 		x.collect(c)
 	}
+}
+
+// modelCategory is the TreeNodesModel element of a program type's
+// category: Action for an action or an unknown category.
+func modelCategory(c arbor.Category) string {
+	switch c {
+	case arbor.CategoryCondition:
+		return "Condition"
+	case arbor.CategoryDecorator:
+		return "Decorator"
+	case arbor.CategoryControl:
+		return "Control"
+	}
+	return "Action"
 }
 
 func (x *exporter) model(id, category string) *exportModel {
@@ -317,15 +324,27 @@ func (x *exporter) writeModels() {
 		}
 		x.buf.WriteString("\">\n")
 		for _, p := range conv.SortedKeys(m.ports) {
+			mp := m.ports[p]
 			x.buf.WriteString("      <input_port name=\"")
 			x.text(p)
 			x.buf.WriteString("\"")
-			if t := m.ports[p].typ; t != "" {
+			if mp.typ != "" {
 				x.buf.WriteString(" type=\"")
-				x.text(t)
+				x.text(mp.typ)
 				x.buf.WriteString("\"")
 			}
-			x.buf.WriteString("/>\n")
+			if mp.def != "" {
+				x.buf.WriteString(" default=\"")
+				x.text(mp.def)
+				x.buf.WriteString("\"")
+			}
+			if mp.desc == "" {
+				x.buf.WriteString("/>\n")
+				continue
+			}
+			x.buf.WriteString(">")
+			x.text(mp.desc)
+			x.buf.WriteString("</input_port>\n")
 		}
 		fmt.Fprintf(&x.buf, "    </%s>\n", m.category)
 	}
@@ -542,13 +561,12 @@ func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor
 			return fail("node type %q cannot be written in BT.CPP XML", n.Type)
 		}
 		elem = n.Type
-		if _, bt := mapped[elem]; bt || IsUnsupported(elem) || elem == "KeepRunningUntilFailure" || switchCases(elem) > 0 {
+		if btcppBuiltin(elem) {
 			return fail("node type %q is also a BT.CPP built-in and cannot be written", n.Type)
 		}
 		m := x.models[n.Type]
 		for _, k := range conv.SortedKeys(n.Params) {
-			if k == "name" || k == "ID" || k == "abort" || k == "guard" || strings.HasPrefix(k, "_") ||
-				strings.HasPrefix(strings.ToLower(k), "xml") || strings.Contains(k, ":") || !xmlName.MatchString(k) {
+			if !portName(k) {
 				return fail("parameter %q cannot be written as a BT.CPP port", k)
 			}
 			declared := ""
@@ -579,6 +597,21 @@ func (x *exporter) mapNode(n *arbor.Node, path string) (string, []attr, []*arbor
 		return "", nil, nil, err
 	}
 	return elem, append(head, ports...), kids, nil
+}
+
+// btcppBuiltin reports a name BT.CPP gives one of its own nodes (those
+// Arbor maps, and those it refuses): no program type may be written
+// under it.
+func btcppBuiltin(name string) bool {
+	_, bt := mapped[name]
+	return bt || IsUnsupported(name) || name == "KeepRunningUntilFailure" || switchCases(name) > 0
+}
+
+// portName reports whether a parameter can be a port of a program node:
+// an XML attribute name that is not one BT.CPP or Arbor reserves.
+func portName(k string) bool {
+	return k != "name" && k != "ID" && k != "abort" && k != "guard" && !strings.HasPrefix(k, "_") &&
+		!strings.HasPrefix(strings.ToLower(k), "xml") && !strings.Contains(k, ":") && xmlName.MatchString(k)
 }
 
 // switchPorts writes a Switch as BT.CPP's SwitchN: N the number of cases

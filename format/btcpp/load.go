@@ -9,7 +9,8 @@
 // support (scripting, port remapping on SubTree, RunOnce skipping, ...)
 // as a load error naming it. Arbor-only built-ins (Cooldown, Limiter,
 // Check, ...) may be written under their Arbor names. Export writes v4
-// XML with a TreeNodesModel, for Groot2.
+// XML with a TreeNodesModel, for Groot2; Models writes a program's node
+// palette, a TreeNodesModel of every type its registry holds.
 //
 // A program node's ports are typed by the file's TreeNodesModel
 // (std::string, bool, int, double, ...); without a type a value is a

@@ -162,19 +162,33 @@ func ExportWith(doc *arbor.Document, opts ExportOptions) ([]byte, error) {
 	}
 	for _, name := range conv.SortedKeys(x.custom) {
 		c := x.custom[name]
-		props := c.props
-		if props == nil {
-			props = map[string]any{}
-		}
-		p.CustomNodes = append(p.CustomNodes, &exportCustom{Version: Version, Scope: "node", Name: name,
-			Category: c.category, Title: name, Properties: props})
+		p.CustomNodes = append(p.CustomNodes, customEntry(name, c.category, "", c.props))
 	}
+	data, err := encode(p)
+	if err != nil {
+		return nil, fmt.Errorf("export behavior3: %w", err)
+	}
+	return data, nil
+}
+
+// customEntry is a custom node definition as the editor writes it in
+// custom_nodes and in its node export.
+func customEntry(name, category, description string, props map[string]any) *exportCustom {
+	if props == nil {
+		props = map[string]any{}
+	}
+	return &exportCustom{Version: Version, Scope: "node", Name: name, Category: category, Title: name,
+		Description: description, Properties: props}
+}
+
+// encode writes v as indented JSON, without HTML escapes.
+func encode(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(p); err != nil {
-		return nil, fmt.Errorf("export behavior3: %w", err)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
 	}
 	return buf.Bytes(), nil
 }
@@ -333,16 +347,7 @@ func (x *exporter) mapType(n *arbor.Node, e *exportNode, path string) error {
 	if IsBuiltin(e.Name) {
 		return fmt.Errorf("%s: node type %q is a Behavior3 built-in with other parameters and cannot be written", path, e.Name)
 	}
-	switch conv.CategoryOf(n.Type, x.userCats) {
-	case arbor.CategoryControl:
-		e.Category = "composite"
-	case arbor.CategoryDecorator:
-		e.Category = "decorator"
-	case arbor.CategoryCondition:
-		e.Category = "condition"
-	default:
-		e.Category = "action"
-	}
+	e.Category = customCategory(conv.CategoryOf(n.Type, x.userCats))
 	for _, k := range conv.SortedKeys(n.Params) {
 		if k == "abort" || k == "guard" {
 			return fmt.Errorf("%s (%s): parameter %q is a reserved property", path, n.Type, k)
@@ -354,6 +359,20 @@ func (x *exporter) mapType(n *arbor.Node, e *exportNode, path string) error {
 	}
 	x.noteCustom(e.Name, e.Category, n.Params)
 	return nil
+}
+
+// customCategory is the Behavior3 category of a custom node: action for
+// an action or an unknown category.
+func customCategory(c arbor.Category) string {
+	switch c {
+	case arbor.CategoryControl:
+		return "composite"
+	case arbor.CategoryDecorator:
+		return "decorator"
+	case arbor.CategoryCondition:
+		return "condition"
+	}
+	return "action"
 }
 
 // noteCustom records a custom node type; its template keeps the properties

@@ -6,7 +6,9 @@
 // Load maps the Behavior3 node types onto Arbor's (Sequence →
 // ReactiveSequence, MemSequence → Sequence, Priority → ReactiveSelector,
 // ...); any other node name is a program-registered type whose properties
-// are its parameters. Export writes a project export that the editor opens.
+// are its parameters. Export writes a project export that the editor opens;
+// NodeExport writes a program's node palette, the editor's node export of
+// every type its registry holds.
 // The README in the parent directory has the full mapping table.
 package b3
 

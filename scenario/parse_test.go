@@ -3,6 +3,7 @@ package scenario_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,8 +60,13 @@ func TestParseTreeDocument(t *testing.T) {
 			t.Errorf("%s: %v, want a tree-document error", doc, err)
 		}
 	}
+	// Nor is the Behavior3 editor's node export (a palette).
+	_, err := scenario.Parse([]byte(`[{"version": "0.3.0", "scope": "node", "name": "MoveTo", "category": "action"}]`), false, "p.json")
+	if err == nil || !strings.Contains(err.Error(), "Behavior3 node export") {
+		t.Errorf("a node export: %v", err)
+	}
 	// A scenario with an unknown field is still reported as such.
-	_, err := scenario.Parse([]byte(`{"name": "a", "tree": {"type": "Success"}, "tick": []}`), false, "t.json")
+	_, err = scenario.Parse([]byte(`{"name": "a", "tree": {"type": "Success"}, "tick": []}`), false, "t.json")
 	if err == nil || !strings.Contains(err.Error(), `unknown scenario field "tick"`) {
 		t.Errorf("unknown field: %v", err)
 	}
@@ -121,5 +127,29 @@ func TestTreeFileOfAnotherFormatNamesTreeFormat(t *testing.T) {
 		if res.Passed || !strings.Contains(res.Failure, c.want) || c.not != "" && strings.Contains(res.Failure, c.not) {
 			t.Errorf("%s: %+v, want a failure saying %q", c.file, res, c.want)
 		}
+	}
+}
+
+// Collect leaves out the Behavior3 editor's node exports (palettes) found
+// in a directory, as it does tree files; given by name, one is an error.
+func TestCollectSkipsNodeExports(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"palette.b3.json": `[{"version": "0.3.0", "scope": "node", "name": "MoveTo", "category": "action", "properties": {}}]`,
+		"list.json":       `[{"name": "not a node export"}]`,
+		"s.json":          `{"name": "a", "tree": {"type": "Success"}, "ticks": [{"status": "success"}]}`,
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := scenario.Collect([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "list.json"), filepath.Join(dir, "s.json")}
+	if !slices.Equal(got, want) {
+		t.Errorf("Collect = %v, want %v", got, want)
 	}
 }

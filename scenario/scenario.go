@@ -97,6 +97,9 @@ func Parse(data []byte, yaml bool, file string) ([]*Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
+	if isNodeExport(v) {
+		return nil, errors.New("this is a Behavior3 node export (node definitions, \"scope\": \"node\", for the editor's palette), not a scenario")
+	}
 	if v.Kind != rawdoc.Object {
 		return nil, fmt.Errorf("a scenario file must be an object, got a %s", v.Kind)
 	}
@@ -369,7 +372,8 @@ func parseSteps(v *rawdoc.Value) ([]Step, error) {
 // Collect expands paths (files, or directories searched recursively for
 // .json, .yaml and .yml files) into a sorted list of scenario files.
 // Directory entries that are tree files (a tree document, or a file some
-// scenario names as treeFile) are left out.
+// scenario names as treeFile) and Behavior3 node exports (an editor's
+// palette, such as b3.NodeExport writes) are left out.
 func Collect(paths []string) ([]string, error) {
 	var files []string
 	for _, p := range paths {
@@ -414,6 +418,10 @@ func withoutTreeFiles(files []string) []string {
 			continue
 		}
 		v, err := rawdoc.Parse(data, arbor.IsYAMLPath(f), rawdoc.Limits{})
+		if err == nil && isNodeExport(v) {
+			treeLike[f] = true
+			continue
+		}
 		if err != nil || v.Kind != rawdoc.Object {
 			continue
 		}
@@ -438,6 +446,23 @@ func withoutTreeFiles(files []string) []string {
 		}
 	}
 	return out
+}
+
+// isNodeExport reports whether a parsed file is the Behavior3 editor's
+// node export: a non-empty list of objects with "scope": "node".
+func isNodeExport(v *rawdoc.Value) bool {
+	if v.Kind != rawdoc.List || len(v.List) == 0 {
+		return false
+	}
+	for _, e := range v.List {
+		if e.Kind != rawdoc.Object {
+			return false
+		}
+		if s := e.Get("scope"); s == nil || s.Kind != rawdoc.String || s.Str != "node" {
+			return false
+		}
+	}
+	return true
 }
 
 // isTreeDocument reports whether a parsed file is a tree (native or

@@ -64,7 +64,10 @@ func Export(doc *arbor.Document) ([]byte, error) { return ExportWith(doc, Export
 // ExportOptions tune ExportWith.
 type ExportOptions struct {
 	// Registry, when set, gives the categories of the program's node
-	// types (Condition, Decorator, Control). Without it, or for a type it
+	// types (Condition, Decorator, Control), and their ports: every
+	// parameter a type takes, typed from Registry.Describe as Models types
+	// them (rather than from the values the nodes hold). Without it, or
+	// for a type it
 	// lacks, a program type has the category the document declares
 	// (arbor.Document.Categories, kept by the loaders), else it is a
 	// Condition when used in a guard, else an Action, or, with children,
@@ -95,6 +98,9 @@ func ExportWith(doc *arbor.Document, opts ExportOptions) ([]byte, error) {
 	}
 	for _, g := range guards {
 		x.collect(g.Root)
+	}
+	if opts.Registry != nil {
+		x.registeredPorts(opts.Registry)
 	}
 	x.buf.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
 	x.buf.WriteString("<root BTCPP_format=\"4\" main_tree_to_execute=\"")
@@ -147,6 +153,29 @@ func (x *exporter) collect(n *arbor.Node) {
 	}
 	for _, c := range n.Children {
 		x.collect(c)
+	}
+}
+
+// registeredPorts completes the models of the program types reg describes
+// with every parameter the type takes, typed and described as Models
+// does: a designer sees in Groot2 the ports a node leaves out too, and a
+// typed port holds values an untyped one could not (a string "5").
+func (x *exporter) registeredPorts(reg *arbor.Registry) {
+	for id, m := range x.models {
+		info, ok := reg.Describe(id)
+		if !ok || info.Builtin {
+			continue
+		}
+		for _, p := range info.Params {
+			if !portName(p.Name) {
+				continue // an error when a node gives it (node)
+			}
+			mp := x.port(m, p.Name, nil)
+			if t := paramPortType(p.Type); t != "" {
+				mp.typ = t
+			}
+			describePort(mp, p, id)
+		}
 	}
 }
 

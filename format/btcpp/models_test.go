@@ -288,3 +288,42 @@ func ExampleModels() {
 	// <Condition ID="Near">
 	// <input_port name="range" type="double"/>
 }
+
+// TestExportWithRegistryPorts: with a registry, the model of a program
+// type used in the document declares every parameter the type takes,
+// typed from Registry.Describe, not only those the nodes give, typed from
+// their values.
+func TestExportWithRegistryPorts(t *testing.T) {
+	reg := paletteRegistry(t)
+	doc := &arbor.Document{Main: "M", Trees: map[string]*arbor.Node{
+		"M": arbor.Sequence(arbor.Leaf("MoveTo", "target", "{goal}", "mode", "7"), arbor.Leaf("Near")),
+	}}
+	plain, err := btcpp.Export(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(plain); strings.Contains(s, `name="speed"`) || strings.Contains(s, `<Condition ID="Near">`) {
+		t.Errorf("without a registry, the ports the nodes give and the categories their shapes suggest:\n%s", s)
+	}
+	out, err := btcpp.ExportWith(doc, btcpp.ExportOptions{Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<MoveTo mode="7" target="{goal}"/>`, `<input_port name="target" type="std::string">required</input_port>`,
+		`<input_port name="speed" type="double" default="1.5"/>`, `<input_port name="waypoints" type="std::vector&lt;std::string&gt;"/>`,
+		`<Condition ID="Near">`, `<input_port name="range" type="double"/>`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the export lacks %s:\n%s", want, out)
+		}
+	}
+	back, err := btcpp.LoadWith(out, noIncludes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Trees["M"].Children[0].Params; got["target"] != "{goal}" || got["mode"] != "7" {
+		t.Errorf("read back %v, want the strings", got)
+	}
+	if _, err := arbor.Compile(back, reg); err != nil {
+		t.Errorf("compile: %v", err)
+	}
+}

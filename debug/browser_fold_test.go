@@ -336,7 +336,8 @@ func checkListKeys(t *testing.T, ctx context.Context, base string) {
 		t.Errorf("after the list's refreshes the focus is on %q, want agent 2's entry", id)
 	}
 	bt.Run(t, ctx, chromedp.KeyEvent(kb.Enter))
-	bt.Wait(t, ctx, "Enter opens agent 2", `document.querySelector('#agent-title').textContent.startsWith('Agent #2 ')`, 5*time.Second)
+	bt.Wait(t, ctx, "Enter opens agent 2, the list showing it open", `document.querySelector('#agent-title').textContent.startsWith('Agent #2 ') &&
+		(document.querySelector('#agent-list li.sel') || {dataset: {}}).dataset.id === '2'`, 5*time.Second)
 	// An entry clicked leaves the page's keys to the page.
 	bt.Click(t, ctx, `#agent-list li[data-id="1"]`)
 	label := `document.querySelector('#tl-label').textContent`

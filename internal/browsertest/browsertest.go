@@ -117,12 +117,24 @@ const Slack = 3
 // the agent list does with an entry whose agent changed.
 func Click(t testing.TB, ctx context.Context, sel string) {
 	t.Helper()
+	// The middle of the element, and whether the element is what is there
+	// (not moved by a redraw since its box was read, nor covered).
 	at := `(() => { const e = document.querySelector(` + strconv.Quote(sel) + `); if (!e) return [];
 		e.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-		const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`
+		const r = e.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+		const top = document.elementFromPoint(x, y);
+		return [x, y, top && (top === e || e.contains(top)) ? 1 : 0]; })()`
 	Wait(t, ctx, "an element "+sel+" to click", `(`+at+`).length > 0`, 5*time.Second)
-	xy := Eval[[]float64](t, ctx, at)
-	if len(xy) != 2 {
+	var xy []float64
+	for try := 0; try < 40; try++ {
+		// A redraw under way (a list refreshing) ends within a few
+		// polls; an element covered for good is clicked where it is.
+		if xy = Eval[[]float64](t, ctx, at); len(xy) == 3 && xy[2] == 1 {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	if len(xy) != 3 {
 		t.Fatalf("no element %s to click", sel)
 	}
 	Run(t, ctx, chromedp.MouseClickXY(xy[0], xy[1]))

@@ -656,8 +656,12 @@ func switchPorts(n *arbor.Node, path string, ports *[]attr) (string, error) {
 		}
 	}
 	key, _ := n.Params["key"].(string)
-	if key == "" || conv.IsRef(key) {
+	switch {
+	case key == "" || conv.IsRef(key):
 		return fail("parameter \"key\": want a key name, got %v", n.Params["key"])
+	case strings.ContainsAny(key, "{}"):
+		// Load reads variable only as a reference, which holds no brace.
+		return fail("parameter \"key\": the key name %q holds a brace, which variable=\"{…}\" cannot hold", key)
 	}
 	cases, ok := conv.List(n.Params["cases"])
 	if !ok {

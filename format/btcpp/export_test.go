@@ -231,6 +231,9 @@ func TestExportErrors(t *testing.T) {
 		{"Switch number-like string case", one(arbor.Switch("k", []any{"1", "a"}, mocks(3)...)), `parameter "cases": cases[0]: the string "1" would read back as a number or boolean`},
 		{"Switch list case", one(arbor.Switch("k", []any{"a", []any{1}}, mocks(3)...)), `parameter "cases": cases[1]: a list cannot be written`},
 		{"Switch stray parameter", one(arbor.Switch("k", []any{"a", "b"}, mocks(3)...).With("x", 1)), `parameter "x" cannot be written in BT.CPP XML`},
+		// variable="{a}b}" would not read back as a reference.
+		{"Switch key with a brace", one(arbor.Switch("a}b", []any{"a", "b"}, mocks(3)...)), `parameter "key": the key name "a}b" holds a brace, which variable="{…}" cannot hold`},
+		{"Switch key with an opening brace", one(arbor.Switch("x{y", []any{"a", "b"}, mocks(3)...)), `parameter "key": the key name "x{y" holds a brace`},
 		{"program type named like a SwitchN", one(arbor.Leaf("Switch3")), `node type "Switch3" is also a BT.CPP built-in`},
 	}
 	for _, c := range cases {

@@ -521,9 +521,11 @@ func (d *decoder) node(id, path string, refLine, depth int) *arbor.Node {
 		if len(props) > 0 {
 			n.Params = props
 		}
-		if c, ok := str(spec.Get("category")); ok && categoryOf[c] != arbor.CategoryNone {
+		if c, ok := str(spec.Get("category")); ok && categoryOf[c] != arbor.CategoryNone && !arbor.IsBuiltin(name) {
 			// The editor writes each node's category too; custom_nodes,
-			// when it has the type, is read after it (categories).
+			// when it has the type, is read after it (categories). An
+			// Arbor built-in written as a custom node (Check, Parallel)
+			// is no program type: its category is its own.
 			if d.nodeCats == nil {
 				d.nodeCats = map[string]arbor.Category{}
 			}

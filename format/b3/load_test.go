@@ -273,3 +273,21 @@ func TestLoadCategories(t *testing.T) {
 		t.Errorf("categories after an export %v, want %v", back.Categories, want)
 	}
 }
+
+// The categories a file writes on Arbor built-ins it holds as custom nodes
+// (Check, Parallel, ...) are not program types' declarations: they stay out
+// of Document.Categories, as custom_nodes' entries for them do.
+func TestLoadCategoriesLeaveOutBuiltins(t *testing.T) {
+	in := `{"scope": "tree", "id": "t", "title": "T", "root": "a", "nodes": {
+		"a": {"id": "a", "name": "Parallel", "category": "composite", "children": ["b", "c"]},
+		"b": {"id": "b", "name": "Check", "category": "condition", "properties": {"key": "k", "op": "exists"}},
+		"c": {"id": "c", "name": "Near", "category": "condition"}}}`
+	doc, err := b3.Load([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]arbor.Category{"Near": arbor.CategoryCondition}
+	if !maps.Equal(doc.Categories, want) {
+		t.Errorf("categories %v, want %v", doc.Categories, want)
+	}
+}

@@ -445,8 +445,8 @@ func (c *compiler) setParams(n *node, pr *paramReader) {
 	}
 }
 
-// checkSubtrees reports SubTree nodes naming missing trees and cycles of
-// subtrees that include themselves.
+// checkSubtrees reports cycles of subtrees that include themselves (build
+// reports a SubTree naming a missing tree).
 func (c *compiler) checkSubtrees(doc *Document) {
 	const (
 		unvisited = iota

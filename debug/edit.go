@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -77,6 +78,92 @@ func validFormat(f string) bool {
 
 // canEdit reports whether the page may edit trees.
 func (s *Session) canEdit() bool { return s.opts.Controls && s.opts.Recompile != nil }
+
+// treeView is a tree's description as api/trees/{tid} serves it: with,
+// when the page may edit, its node types' parameters.
+type treeView struct {
+	*treeDesc
+	// Types describes the tree's node types that take parameters, by
+	// name, for the edit form: it lists the parameters a node leaves out.
+	Types map[string]*typeDesc `json:"types,omitempty"`
+}
+
+// typeDesc is what the edit form knows of a node type: the parameters it
+// takes.
+type typeDesc struct {
+	Params []paramDesc `json:"params,omitempty"`
+	// AnyParams: the type also takes parameters Params does not list.
+	AnyParams bool `json:"anyParams,omitempty"`
+}
+
+// paramDesc is one parameter of a node type (arbor.ParamInfo) as the
+// edit form uses it.
+type paramDesc struct {
+	Name string `json:"name"`
+	// Kind is how the form takes a value: number, bool, string, list or
+	// other (an object, any value, or a type the registry does not say).
+	Kind     string `json:"kind"`
+	Required bool   `json:"required,omitempty"`
+	Ref      bool   `json:"ref,omitempty"` // it may be a "{key}" reference
+	Default  any    `json:"default,omitempty"`
+}
+
+// builtins describes the node types when Options.Registry is nil: the
+// built-ins only.
+var builtins = arbor.NewRegistry()
+
+// describeTypes describes the node types of tree d that take parameters
+// (Options.Registry's, else the built-ins), for the edit form; nil when
+// none does. A type the registry does not know is left out.
+func (s *Session) describeTypes(d *treeDesc) map[string]*typeDesc {
+	reg := s.opts.Registry
+	if reg == nil {
+		reg = builtins
+	}
+	var out map[string]*typeDesc
+	seen := map[string]bool{}
+	for i := range d.Nodes {
+		typ := d.Nodes[i].Type
+		if seen[typ] {
+			continue
+		}
+		seen[typ] = true
+		info, ok := reg.Describe(typ)
+		if !ok || len(info.Params) == 0 && !info.AnyParams {
+			continue
+		}
+		td := &typeDesc{AnyParams: info.AnyParams, Params: make([]paramDesc, len(info.Params))}
+		for j, p := range info.Params {
+			td.Params[j] = paramDesc{Name: p.Name, Kind: paramKind(p.Type), Required: p.Required, Ref: p.Ref, Default: safeValue(p.Default, 0)}
+		}
+		if out == nil {
+			out = map[string]*typeDesc{}
+		}
+		out[typ] = td
+	}
+	return out
+}
+
+// paramKind says how the edit form takes a value of Go type t (nil: not
+// known).
+func paramKind(t reflect.Type) string {
+	if t == nil {
+		return "other"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "bool"
+	case reflect.String:
+		return "string"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return "number" // time.Duration too: milliseconds
+	case reflect.Slice, reflect.Array:
+		return "list"
+	}
+	return "other"
+}
 
 // editRequest is the body of POST api/trees/{tid}/edit.
 type editRequest struct {

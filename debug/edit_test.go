@@ -1,6 +1,7 @@
 package debug
 
 import (
+	"encoding/json"
 	"fmt"
 	"mime"
 	"net/http"
@@ -389,5 +390,85 @@ func TestTreeDocumentSource(t *testing.T) {
 	_, b := get(t, h, "/api/agents/5")
 	if _, _, file := download(t, h, fmt.Sprintf("/api/trees/%v/document", b["tree"])); file != "Blink.json" {
 		t.Errorf("download of the blinker: %q", file)
+	}
+}
+
+// typesOf returns the node types' parameters the description of tree tid
+// carries, as JSON by type ("" when it carries none).
+func typesOf(t *testing.T, h http.Handler, tid any) map[string]string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, fmt.Sprintf("/api/trees/%v", tid), nil))
+	var td struct {
+		Nodes []any                      `json:"nodes"`
+		Types map[string]json.RawMessage `json:"types"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &td); rec.Code != 200 || err != nil || len(td.Nodes) == 0 {
+		t.Fatalf("tree %v: %d %v %s", tid, rec.Code, err, rec.Body)
+	}
+	out := map[string]string{}
+	for k, v := range td.Types {
+		out[k] = string(v)
+	}
+	return out
+}
+
+// addTinker adds an agent running tinkerTree and returns its tree's id.
+func addTinker(t *testing.T, s *Session, h http.Handler) any {
+	t.Helper()
+	tree := tinkerTree(t)
+	var id int
+	s.Do(func(m *arbor.Manager) { id = m.Add(tree).ID() })
+	_, a := get(t, h, fmt.Sprintf("/api/agents/%d", id))
+	return a["tree"]
+}
+
+// The description of a tree carries, when the page may edit, the
+// parameters of its node types, once per type (those that take any):
+// the built-ins' without Options.Registry, the program's too with it.
+// Neither an export nor a session that cannot edit carries them.
+func TestTreeTypes(t *testing.T) {
+	const (
+		set  = `{"params":[{"name":"key","kind":"string","required":true},{"name":"value","kind":"other","required":true,"ref":true},{"name":"ttlMs","kind":"number"}]}`
+		wait = `{"params":[{"name":"ticks","kind":"number"},{"name":"ms","kind":"number"}]}`
+		aim  = `{"params":[{"name":"speed","kind":"number","default":1.5},{"name":"loud","kind":"bool","default":false},` +
+			`{"name":"tags","kind":"list","default":[]},{"name":"target","kind":"string","ref":true,"default":""},{"name":"extra","kind":"other","default":{}}]}`
+		note = `{"anyParams":true}`
+	)
+	s, h, tid, _ := editSession(t, Options{})
+	types := typesOf(t, h, tid)
+	if types["Set"] != set || types["Wait"] != wait || len(types) != 4 || types["Check"] == "" || types["SubTree"] == "" {
+		t.Errorf("the sentry's types, built-ins only:\n%v", types)
+	}
+	// A program type is not described without Options.Registry.
+	if types := typesOf(t, h, addTinker(t, s, h)); types["Wait"] != wait || len(types) != 1 {
+		t.Errorf("Tinker's types, built-ins only: %v", types)
+	}
+
+	s, h, tid, _ = editSession(t, Options{Registry: testRegistry(t)})
+	if types := typesOf(t, h, tid); types["Set"] != set || len(types) != 4 {
+		t.Errorf("the sentry's types with the registry (Step takes no parameters): %v", types)
+	}
+	if types := typesOf(t, h, addTinker(t, s, h)); types["Aim"] != aim || types["Note"] != note || types["Wait"] != wait || len(types) != 3 {
+		t.Errorf("Tinker's types with the registry:\n%v", types)
+	}
+	// Not in an export: a recording does not edit.
+	if _, ex := get(t, h, "/api/agents/0/export"); ex["tree"] == nil || ex["tree"].(map[string]any)["types"] != nil {
+		t.Errorf("an export's tree carries types: %v", ex["tree"])
+	}
+
+	// No editing, no types: without Recompile, or without Controls.
+	for _, opts := range []Options{{Controls: true, Token: "secret", Registry: testRegistry(t)}, {Registry: testRegistry(t),
+		Recompile: func(*arbor.Tree, *arbor.Document) (*arbor.Tree, error) { return nil, nil }}} {
+		s := newTestSession(t, opts)
+		h := s.Handler()
+		tickN(s, 0, 1)
+		_, a := get(t, h, "/api/agents/0")
+		if types := typesOf(t, h, a["tree"]); len(types) != 0 {
+			t.Errorf("types without editing (controls %v): %v", opts.Controls, types)
+		}
+		if types := typesOf(t, h, addTinker(t, s, h)); len(types) != 0 {
+			t.Errorf("Tinker's types without editing (controls %v): %v", opts.Controls, types)
+		}
 	}
 }

@@ -563,7 +563,7 @@ func (h *handler) tree(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusNotFound, "no tree %q", truncate(raw, 40))
 		return
 	}
-	h.writeJSON(w, http.StatusOK, td)
+	h.writeJSON(w, http.StatusOK, treeView{td, td.types})
 }
 
 // tickSummary is one tick in the timeline strip: [seq, tick, now ms,

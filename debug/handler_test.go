@@ -49,14 +49,51 @@ func testTrees(t testing.TB) (sentry, blink *arbor.Tree) {
 }
 
 // testRegistry is the registry of testTrees: the built-ins and Step, an
-// action that succeeds.
+// action that succeeds; and, for the edit form's parameters (tinkerTree),
+// Aim (aim) and Note, an action that succeeds and takes any parameters.
 func testRegistry(t testing.TB) *arbor.Registry {
 	t.Helper()
 	reg := arbor.NewRegistry()
-	if err := reg.ActionFunc("Step", func(c *arbor.Ctx) (arbor.Status, error) { return arbor.Success, nil }); err != nil {
-		t.Fatal(err)
+	succeed := func(c *arbor.Ctx) (arbor.Status, error) { return arbor.Success, nil }
+	for _, err := range []error{
+		reg.ActionFunc("Step", succeed),
+		arbor.RegisterAction[aim, struct{}](reg, "Aim"),
+		reg.ActionFunc("Note", succeed, arbor.AnyParams()),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	return reg
+}
+
+// aim is an action with optional parameters of every kind the edit form
+// knows: it writes its speed to the blackboard (key "speed") and
+// succeeds.
+type aim struct {
+	Speed  float64             `arbor:"speed,default=1.5"`
+	Loud   bool                `arbor:"loud"`
+	Tags   []string            `arbor:"tags"`
+	Target arbor.Param[string] `arbor:"target"`
+	Extra  map[string]any      `arbor:"extra"`
+}
+
+func (a *aim) Tick(c *arbor.Ctx, _ *struct{}) (arbor.Status, error) {
+	c.Blackboard().Set("speed", a.Speed)
+	return arbor.Success, nil
+}
+
+// tinkerTree is a tree of testRegistry's Aim and Note:
+// Sequence(Aim target "door", Note mood "calm", Wait ticks 1).
+func tinkerTree(t testing.TB) *arbor.Tree {
+	t.Helper()
+	tree, err := arbor.Compile(&arbor.Document{Main: "Tinker", Trees: map[string]*arbor.Node{
+		"Tinker": arbor.Sequence(arbor.Leaf("Aim", "target", "door"), arbor.Leaf("Note", "mood", "calm"), arbor.WaitTicks(1)),
+	}}, testRegistry(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
 }
 
 // newTestSession makes a session with 5 sentries (ids 0-4) and 3 blinkers

@@ -32,6 +32,9 @@ type treeDesc struct {
 	Source *treeSource `json:"source,omitempty"`
 
 	tree *arbor.Tree // nil in a recording
+	// types describes the tree's node types for the edit form (only when
+	// the page may edit): api/trees/{tid} sends them, an export does not.
+	types map[string]*typeDesc
 
 	parent  []int32 // tree parent (-1 for roots; guard roots included)
 	end     []int32 // one past the last node of each node's subtree (pre-order)

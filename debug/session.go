@@ -55,6 +55,15 @@ type Options struct {
 	// asked about first, then the tree it was made from. Called under
 	// the session's lock, once per tree; "", "" when unknown.
 	TreeSource func(t *arbor.Tree) (file, format string)
+	// Registry, optional, describes the program's node types to the
+	// page's edit form (with Recompile): after a node's own parameters,
+	// the form lists the others its type takes (Registry.Describe), left
+	// at their defaults, to fill in. Give the registry Recompile compiles
+	// with. Nil: the built-in types only (a node of a program type lists
+	// its own parameters alone). Read under the session's lock, when a
+	// tree is first described: types registered after NewSession are
+	// registered in Do.
+	Registry *arbor.Registry
 	// Label returns a short description of an agent shown in the agent
 	// list, and searched. It is called between ticks. A panic in it is
 	// logged, and the agent is shown without a label.
@@ -434,6 +443,9 @@ func (s *Session) treeOf(a *arbor.Agent) *treeDesc {
 	}
 	d := describeTree(t, len(s.treeList))
 	d.tree, d.Source = t, s.sourceLocked(t)
+	if s.canEdit() {
+		d.types = s.describeTypes(d)
+	}
 	s.trees[t] = d
 	s.treeList = append(s.treeList, d)
 	return d

@@ -106,7 +106,8 @@ func browserSession(t *testing.T, opts Options) (base string, s *Session, mode *
 func TestBrowserPage(t *testing.T) {
 	ctx := bt.Start(t, 1024, 768)
 	thrown := bt.Errors(ctx)
-	base, s, mode := browserSession(t, Options{Controls: true, Token: browserToken, History: browserHistory, Recompile: browserRecompile(t)})
+	reg := browserRegistry(t)
+	base, s, mode := browserSession(t, Options{Controls: true, Token: browserToken, History: browserHistory, Recompile: browserRecompile(reg), Registry: reg})
 	bt.Run(t, ctx, chromedp.Navigate(base+"/#agent=0&token="+browserToken))
 	bt.Wait(t, ctx, "agent 0 live", `document.querySelector('#agent-title').textContent.startsWith('Agent #0 ') && document.querySelectorAll('#tree g.node').length === 216 &&
 		document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, 10*time.Second)
@@ -155,6 +156,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("node errors", func(t *testing.T) { checkNodeErrors(t, ctx, base, s) })
 	t.Run("errors in turn", func(t *testing.T) { checkErrorsInTurn(t, ctx, base, s) })
 	t.Run("edit", func(t *testing.T) { checkEdit(t, ctx, base, s) })
+	t.Run("edit left-out parameters", func(t *testing.T) { checkEditLeftOut(t, ctx, base, s) })
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)
 	}

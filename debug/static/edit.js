@@ -12,10 +12,40 @@ function canEdit() {
 // change the tree's shape.
 const NO_EDIT = { SubTree: ['tree'] };
 
+// NOT_PARAMS are node keys of the tree files, not parameters (the
+// server's reservedParams).
+const NOT_PARAMS = ['type', 'name', 'children', 'child', 'guard', 'abort', 'comment'];
+
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o || {}, k);
+
 // editableParams lists node n's parameters the form offers, in order.
 function editableParams(n) {
   const skip = NO_EDIT[n.type] || [];
   return Object.keys(n.params || {}).filter((k) => !skip.includes(k)).sort();
+}
+
+// typeOf returns what the tree's description says of node n's type: its
+// parameters ({ name, kind, required, ref, default }) and whether it takes
+// any others (anyParams); null when it says nothing (a type that takes no
+// parameters, or that the session cannot describe).
+function typeOf(n) {
+  const types = S.tree && S.tree.types;
+  return types && hasOwn(types, n.type) ? types[n.type] : null;
+}
+
+// paramInfo returns what the type of node n says of its parameter k, or
+// null.
+function paramInfo(n, k) {
+  const t = typeOf(n);
+  return (t && (t.params || []).find((p) => p.name === k)) || null;
+}
+
+// leftOut lists the parameters node n's type takes that n leaves out (at
+// their defaults), in the type's order.
+function leftOut(n) {
+  const t = typeOf(n);
+  const skip = NO_EDIT[n.type] || [];
+  return t ? (t.params || []).filter((p) => !hasOwn(n.params, p.name) && !skip.includes(p.name)) : [];
 }
 
 // paramKind is how the form edits a parameter's value: number, bool,
@@ -88,17 +118,21 @@ function closeEdit(focusEdit) {
 
 // editForm builds the form editing node n: its name and each parameter
 // (a number field takes a number, or any other text as a string: a
-// {key} reference; lists and objects are JSON), Apply and Cancel.
+// {key} reference; lists and objects are JSON), each with × to remove it
+// (back to its default) unless the type requires it; then the parameters
+// its type takes that n leaves out, empty (their defaults apply), and for
+// a type that takes any parameters a field to add one by name; Apply and
+// Cancel.
 function editForm(n) {
   const form = h('form', { id: 'edit-form', class: 'edit-form', 'aria-label': 'Edit ' + fullLabel(n.id) });
   form.append(h('h4', { text: 'Edit ' + n.type }));
-  const row = (name, field, hint) => {
+  const row = (name, field, hint, button) => {
     const id = 'ef-' + name.replace(/[^\w-]/g, '_');
     field.id = id;
     const err = h('div', { class: 'ef-err', id: id + '-err', role: 'alert', hidden: '' });
     field.setAttribute('aria-describedby', err.id);
     const lbl = h('label', { for: id, text: name, title: hint || '' });
-    return h('div', { class: 'ef-row', 'data-field': name }, lbl, field, err);
+    return h('div', { class: 'ef-row', 'data-field': name }, lbl, field, button || h('span'), err);
   };
   const nameIn = h('input', { type: 'text', name: 'name', autocomplete: 'off', placeholder: n.type + ' (no name)' });
   nameIn.value = n.name || '';
@@ -121,8 +155,19 @@ function editForm(n) {
     field.dataset.param = k;
     field.dataset.kind = kind;
     const hint = { number: 'A number, or a {key} of the blackboard', bool: 'true (checked) or false', string: 'Text; {key} reads the blackboard', json: 'JSON' }[kind];
-    form.append(row(k, field, hint));
+    const info = paramInfo(n, k);
+    form.append(row(k, field, hint, info && info.required ? null : removeButton(k, info, field)));
   }
+  const more = leftOut(n);
+  const t = typeOf(n);
+  if (more.length || (t && t.anyParams)) {
+    form.append(h('p', { class: 'ef-section', text: more.length ? 'Left out, at their defaults: fill one in to set it.' : 'It takes any other parameter:' }));
+  }
+  for (const p of more) {
+    const field = addedField(p);
+    form.append(row(p.name, field, field.title));
+  }
+  if (t && t.anyParams) form.append(newParamRow());
   const sub = n.path.includes('>') ? ' It is in a subtree: every use of the subtree changes.' : '';
   form.append(h('p', { class: 'muted', text: 'Apply recompiles the tree and moves every agent running it to the edited tree at once: their running nodes are halted once, blackboards kept. The file is not rewritten (Download tree saves the edited tree).' + sub }));
   const apply = h('button', { type: 'submit', id: 'btn-apply' }, 'Apply');
@@ -142,6 +187,60 @@ function editForm(n) {
   return form;
 }
 
+// removeButton is the × of parameter k's row (info: what its type says of
+// it, or null): pressed, Apply removes the parameter (the node is back to
+// its default) and the field is disabled; pressed again, it stays.
+function removeButton(k, info, field) {
+  const dflt = info && info.default !== undefined ? ' (' + JSON.stringify(info.default) + ')' : '';
+  const b = h('button', { type: 'button', class: 'ef-remove', 'aria-pressed': 'false', 'aria-label': 'Remove ' + k,
+    title: 'Remove ' + k + ': the node is back to its default' + dflt + ' (Apply)' }, '×');
+  b.addEventListener('click', () => {
+    const on = b.getAttribute('aria-pressed') !== 'true';
+    b.setAttribute('aria-pressed', String(on));
+    b.closest('.ef-row').classList.toggle('ef-removed', on);
+    field.disabled = on;
+    if (on) field.dataset.removed = '';
+    else delete field.dataset.removed;
+  });
+  return b;
+}
+
+// addedField is the field of parameter p that the node leaves out: empty,
+// its placeholder the default; its kind (p.kind) says how its text is read.
+function addedField(p) {
+  const dflt = p.required ? 'required' : p.default === undefined ? 'not set' : 'default ' + JSON.stringify(p.default);
+  const ref = p.ref ? ', or a {key} of the blackboard' : '';
+  let field;
+  let hint;
+  if (p.kind === 'bool') {
+    field = h('select', {}, h('option', { value: '', text: dflt }), h('option', { value: 'true', text: 'true' }), h('option', { value: 'false', text: 'false' }));
+    hint = 'true or false; ' + dflt + ': leave it out';
+  } else if (p.kind === 'list') {
+    field = h('textarea', { rows: '1', spellcheck: 'false', placeholder: dflt });
+    hint = 'A JSON list, such as [1, 2]; empty: leave it out';
+  } else {
+    field = h('input', { type: 'text', autocomplete: 'off', spellcheck: 'false', placeholder: dflt });
+    if (p.kind === 'number') field.setAttribute('inputmode', 'decimal');
+    hint = { number: 'A number' + ref, string: 'Text' + ref }[p.kind] || 'JSON (a number, true, a list, an object, "text"), or text' + ref;
+    hint += '; empty: leave it out';
+  }
+  field.dataset.param = p.name;
+  field.dataset.kind = { number: 'number', bool: 'bool', string: 'string', list: 'json' }[p.kind] || 'any';
+  field.dataset.added = '';
+  field.title = hint;
+  return field;
+}
+
+// newParamRow is the row adding a parameter of any name (a type that
+// takes any): its name and value (JSON, or text).
+function newParamRow() {
+  const name = h('input', { type: 'text', id: 'ef-new-name', autocomplete: 'off', spellcheck: 'false', placeholder: 'name', 'aria-label': 'New parameter\'s name', 'aria-describedby': 'ef-new-err' });
+  const value = h('input', { type: 'text', id: 'ef-new-value', autocomplete: 'off', spellcheck: 'false', placeholder: 'value', 'aria-label': 'New parameter\'s value',
+    title: 'JSON (a number, true, a list, an object, "text"), or text', 'aria-describedby': 'ef-new-err' });
+  return h('div', { class: 'ef-row ef-new', id: 'ef-new' }, h('label', { for: 'ef-new-name', text: 'add', title: 'A parameter of any name; empty: none' }),
+    h('div', { class: 'ef-pair' }, name, value), h('span'), h('div', { class: 'ef-err', id: 'ef-new-err', role: 'alert', hidden: '' }));
+}
+
 // fieldError shows msg under the form's field name (none: under the
 // form), or clears every message when msg is empty.
 function fieldError(form, name, msg) {
@@ -151,43 +250,79 @@ function fieldError(form, name, msg) {
     return;
   }
   const row = name != null && form.querySelector('.ef-row[data-field="' + CSS.escape(name) + '"]');
+  rowError(form, row || null, msg);
+}
+
+// rowError shows msg under a row of the form (null: under the form),
+// its field (or field, when given) marked invalid.
+function rowError(form, row, msg, field) {
   const err = row ? row.querySelector('.ef-err') : form.querySelector('#ef-form-err');
   err.textContent = msg;
   err.hidden = false;
-  if (row) row.querySelector('input, textarea').setAttribute('aria-invalid', 'true');
+  if (row) (field || row.querySelector('input, textarea, select')).setAttribute('aria-invalid', 'true');
 }
 
 // editValue reads a field's value as its kind says; it throws on JSON
-// that does not parse.
+// that does not parse. An "any" field is JSON, or else text.
 function editValue(field) {
   const raw = field.value;
   switch (field.dataset.kind) {
-    case 'bool': return field.checked;
+    case 'bool': return field.tagName === 'SELECT' ? raw === 'true' : field.checked;
     case 'string': return raw;
     case 'number': {
       const t = raw.trim();
       return t !== '' && Number.isFinite(Number(t)) ? Number(t) : raw;
     }
+    case 'any': return anyValue(raw);
   }
   return JSON.parse(raw);
 }
 
+// anyValue reads text as JSON, or else as the text itself.
+function anyValue(raw) {
+  try {
+    return JSON.parse(raw);
+  } catch (_) {
+    return raw;
+  }
+}
+
 // applyEdit sends the changes of the form to the server: the parameters
-// changed, the name if changed. A compile error shows under the field it
-// names (else under the form), and nothing changes.
+// changed, those removed (null), those left out that are filled in, a new
+// one of any name, the name if changed. A compile error shows under the
+// field it names (else under the form), and nothing changes.
 async function applyEdit(n, form) {
   fieldError(form, null, '');
   const params = {};
   for (const field of form.querySelectorAll('[data-param]')) {
+    const k = field.dataset.param;
+    if (field.dataset.removed !== undefined) {
+      params[k] = null; // back to the default
+      continue;
+    }
+    const added = field.dataset.added !== undefined;
+    if (added && field.value.trim() === '') continue; // left out
     let v;
     try {
       v = editValue(field);
     } catch (err) {
-      fieldError(form, field.dataset.param, 'Not JSON: ' + err.message);
+      fieldError(form, k, 'Not JSON: ' + err.message);
       field.focus();
       return;
     }
-    if (JSON.stringify(v) !== JSON.stringify(n.params[field.dataset.param])) params[field.dataset.param] = v;
+    if (added || JSON.stringify(v) !== JSON.stringify(n.params[k])) params[k] = v;
+  }
+  const newRow = form.querySelector('#ef-new');
+  const newName = newRow ? $('#ef-new-name').value.trim() : '';
+  if (newRow) {
+    const raw = $('#ef-new-value').value;
+    const [bad, at] = newParamError(form, newName, raw);
+    if (bad) {
+      rowError(form, newRow, bad, at);
+      at.focus();
+      return;
+    }
+    if (newName) params[newName] = anyValue(raw.trim());
   }
   const body = { path: n.path, params };
   const name = form.querySelector('[name="name"]').value.trim();
@@ -214,10 +349,31 @@ async function applyEdit(n, form) {
     const m = /parameter "([^"]+)"/.exec(err.message);
     const field = m && form.querySelector('[data-param="' + CSS.escape(m[1]) + '"]') ? m[1] : null;
     // The compiler names the node by its place in the file (trees.….children[0]: …): it is this one.
-    const msg = err.message.replace(/^trees\.\S*?: /gm, '');
-    fieldError(form, field, (err.status === 400 ? 'Not applied: ' : '') + msg);
-    if (field) form.querySelector('[data-param="' + CSS.escape(field) + '"]').focus();
+    const msg = (err.status === 400 ? 'Not applied: ' : '') + err.message.replace(/^trees\.\S*?: /gm, '');
+    if (!field && m && newName && m[1] === newName) {
+      rowError(form, newRow, msg, $('#ef-new-value'));
+      $('#ef-new-value').focus();
+      return;
+    }
+    fieldError(form, field, msg);
+    if (field) {
+      const el = form.querySelector('[data-param="' + CSS.escape(field) + '"]');
+      if (el.disabled) el.closest('.ef-row').querySelector('.ef-remove').focus();
+      else el.focus();
+    }
   }
+}
+
+// newParamError says what is wrong with the parameter of any name the
+// form adds (name, its value's text), and the field at fault; '' when
+// nothing is (an empty row adds none).
+function newParamError(form, name, raw) {
+  const nameIn = $('#ef-new-name');
+  if (!name) return [raw.trim() ? 'Name the parameter.' : '', nameIn];
+  if (NOT_PARAMS.includes(name)) return ['"' + name + '" is not a parameter.', nameIn];
+  if (form.querySelector('[data-param="' + CSS.escape(name) + '"]')) return ['"' + name + '" is a parameter already: set it in its field.', nameIn];
+  if (!raw.trim()) return ['Give "' + name + '" a value (JSON, or text; "" is the empty text).', $('#ef-new-value')];
+  return ['', null];
 }
 
 // renderTreeDownload shows Download tree in the Node tab (live only),

@@ -122,6 +122,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 		Label:    w.Label,
 		Title:    "Arbor village · debugger",
 		Links:    []debug.Link{{Name: "← world view", URL: "../"}},
+		// The edit form lists the parameters a node leaves out (a Feel's
+		// zone) from the village's registry.
+		Registry: reg,
 		// An edit in the debugger compiles with the village's nodes; the
 		// next change of the file replaces the edited tree (vt and mt,
 		// like the reload below, under the session's lock).
@@ -314,11 +317,19 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	current := map[string]*arbor.Tree{}
 	formats := map[string]string{}
 	types := map[string]bool{}
+	// The node types the debugger's edit form describes: the built-ins,
+	// and the mocks and stand-ins of every file (they take any
+	// parameters), those of a file's reload registered under the
+	// session's lock.
+	described := arbor.NewRegistry()
 	for _, path := range fset.Args() {
 		tree, doc, err := loadMocked(path, mocks)
 		if err != nil {
 			printErrors(stderr, err)
 			return 1
+		}
+		if err := addMocks(described, doc, mocks); err != nil {
+			fmt.Fprintf(stderr, "arbor serve: warning: %s: the edit form does not describe its mocks: %v\n", path, err)
 		}
 		for _, w := range mockWarnings(doc, mocks) {
 			fmt.Fprintf(stderr, "arbor serve: warning: %s: %s\n", path, w)
@@ -368,6 +379,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 			}
 			return "", ""
 		},
+		Registry: described,
 	})
 	ln, err := debug.Listen(*addr)
 	if err != nil {
@@ -390,7 +402,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	// replaces its tree in the running agents (their running nodes are
 	// halted, blackboards kept).
 	go watchFiles(runCtx, fset.Args(), treeFiles, time.Second, func(path string) {
-		tree, _, err := loadMocked(path, mocks)
+		tree, doc, err := loadMocked(path, mocks)
 		if err != nil {
 			fmt.Fprintf(stderr, "arbor serve: reload %s: the running tree stays:\n", path)
 			printErrors(stderr, err)
@@ -398,6 +410,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		}
 		var moved int
 		sess.Do(func(m *arbor.Manager) {
+			if err := addMocks(described, doc, mocks); err != nil {
+				fmt.Fprintf(stderr, "arbor serve: warning: %s: the edit form does not describe its mocks: %v\n", path, err)
+			}
 			old := current[path]
 			moved = m.Reload(old, tree)
 			delete(names, old)
@@ -451,9 +466,22 @@ func loadMocked(path string, mocks mockFlags) (*arbor.Tree, *arbor.Document, err
 // compile through it too, so that they run the same mocks.
 func compileMocked(doc *arbor.Document, mocks mockFlags) (*arbor.Tree, error) {
 	reg := arbor.NewRegistry()
+	if err := addMocks(reg, doc, mocks); err != nil {
+		return nil, err
+	}
+	return arbor.Compile(doc, reg)
+}
+
+// addMocks registers in reg the mocks and stand-ins that doc's unknown
+// node types run as (compileMocked), but for the types reg knows: a
+// registry given the documents of several files in turn describes their
+// node types to the debugger's edit form.
+func addMocks(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags) error {
 	scripts := mockFlags{}
 	for name, script := range mocks {
-		scripts[name] = script
+		if !reg.Has(name) {
+			scripts[name] = script
+		}
 	}
 	inGuard := guardTypes(doc)
 	for _, name := range unknownTypes(reg, doc) {
@@ -461,10 +489,7 @@ func compileMocked(doc *arbor.Document, mocks mockFlags) (*arbor.Tree, error) {
 			scripts[name] = []arbor.Status{arbor.Running, arbor.Success}
 		}
 	}
-	if err := mockUnknown(reg, doc, scripts, false); err != nil {
-		return nil, err
-	}
-	return arbor.Compile(doc, reg)
+	return mockUnknown(reg, doc, scripts, false)
 }
 
 // unknownTypes lists the leaf node types of doc that reg does not know,

@@ -111,7 +111,13 @@ type treeView struct {
 		Params map[string]any
 	}
 	Source struct{ File, Format string }
+	// Types are the parameters of the tree's node types (for the edit
+	// form), as JSON by type.
+	Types map[string]json.RawMessage
 }
+
+// typeJSON returns the JSON of type typ's parameters in tv ("" when none).
+func (tv *treeView) typeJSON(typ string) string { return string(tv.Types[typ]) }
 
 // arbor serve -controls edits trees: an edit compiles with the file's
 // mocks (Patrol, unknown, is one), every agent of the file runs it, the
@@ -157,6 +163,14 @@ children:
 		waitFor(t, "patrolling", 5*time.Second, func() bool { return mode(0) == "patrol" })
 		var a agentView
 		getJSON(t, base+"/api/agents/0", &a)
+		// The edit form's types: the built-ins and the mocks (any
+		// parameters).
+		const anyParams = `{"anyParams":true}`
+		var tv treeView
+		getJSON(t, fmt.Sprintf("%s/api/trees/%d", base, a.Tree), &tv)
+		if tv.typeJSON("Patrol") != anyParams || !strings.Contains(tv.typeJSON("Set"), `{"name":"ttlMs","kind":"number"}`) {
+			t.Errorf("the tree's types: %s", tv.Types)
+		}
 		var ans struct {
 			Agents int
 			Tree   int
@@ -193,8 +207,14 @@ children:
 		if disk, _ := os.ReadFile(file); string(disk) != tree {
 			t.Errorf("the edit rewrote the file:\n%s", disk)
 		}
-		writeFile(t, dir, "guard.yaml", strings.Replace(tree, "value: patrol", "value: patrolling", 1))
+		writeFile(t, dir, "guard.yaml", strings.Replace(tree, "value: patrol", "value: patrolling", 1)+"      - {type: Rest}\n")
 		waitFor(t, "the file's tree after its change", 10*time.Second, func() bool { return mode(0) == "patrolling" && mode(1) == "patrolling" })
+		// A mock the reload brought is described too.
+		getJSON(t, base+"/api/agents/0", &a)
+		getJSON(t, fmt.Sprintf("%s/api/trees/%d", base, a.Tree), &tv)
+		if tv.typeJSON("Rest") != anyParams || tv.typeJSON("Patrol") != anyParams {
+			t.Errorf("the reloaded tree's types: %s", tv.Types)
+		}
 	})
 }
 
@@ -219,6 +239,10 @@ func TestDemoEditsTrees(t *testing.T) {
 		getJSON(t, fmt.Sprintf("%s/debug/api/trees/%d", base, sess.Trees[0].ID), &tv)
 		if tv.Source.File != "villager.yaml" || tv.Source.Format != "arbor" {
 			t.Errorf("the villager tree's source: %+v", tv.Source)
+		}
+		// The edit form's types: the village's (a Feel's zone) too.
+		if feel := tv.typeJSON("FeelBoring"); feel != `{"params":[{"name":"zone","kind":"other"}]}` || tv.typeJSON("Repeat") == "" {
+			t.Errorf("the villager tree's types: %s", tv.Types)
 		}
 		// The first Check against a number of the villager's: its value
 		// set to another.

@@ -87,7 +87,9 @@
 //	sess := debug.NewSession(m, debug.Options{Controls: true,
 //		Recompile: func(old *arbor.Tree, doc *arbor.Document) (*arbor.Tree, error) {
 //			return arbor.Compile(doc, reg)
-//		}})
+//		},
+//		Registry: reg, // optional: describes the program's node types to the form
+//	})
 //
 // A compile error is the edit's answer (a 400 with the compiler's
 // message), and nothing changes. Otherwise every agent running the old
@@ -101,4 +103,11 @@
 // the tree's file is not rewritten; GET api/trees/{tid}/document gives the
 // edited document in any tree file format (package format), by default
 // the one Options.TreeSource names.
+//
+// The page's edit form lists the node's parameters, each with × to remove
+// it (back to its default), then the other parameters its type takes
+// (arbor.Registry.Describe), empty, their defaults shown, to fill in; a
+// type that takes any parameters (arbor.AnyParams) also gets one of any
+// name. The form knows the built-in types, and the program's from
+// Options.Registry, the registry Recompile compiles with.
 package debug

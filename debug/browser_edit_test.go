@@ -56,6 +56,11 @@ func checkEdit(t *testing.T, ctx context.Context, base string, s *Session) {
 	op := `#edit-form [data-param="op"]`
 	bt.Wait(t, ctx, "the form, its first field focused", `document.querySelector('#edit-form [data-param="op"]') !== null &&
 		document.activeElement === document.querySelector('#edit-form [name="name"]')`, 5*time.Second)
+	// key and op are required: no ×; value, left out, has no default.
+	if got := bt.Eval[string](t, ctx, `document.querySelectorAll('#edit-form .ef-remove').length + ' ' +
+		[...document.querySelectorAll('#edit-form [data-added]')].map((f) => f.dataset.param + ':' + f.dataset.kind + ':' + f.placeholder).join(' ')`); got != "0 value:any:not set" {
+		t.Errorf("the Check's ×s and left-out fields: %q, want %q", got, "0 value:any:not set")
+	}
 	bt.Run(t, ctx, chromedp.SetValue(op, "missing", chromedp.ByQuery), chromedp.Click("#btn-apply", chromedp.ByID))
 	bt.Wait(t, ctx, "applied: investigating, the Check reads noise missing, still selected", fmt.Sprintf(`S.treeId !== %d &&
 		document.querySelector('#tree g.node[data-id="2"] text.sub').textContent === 'noise missing' &&

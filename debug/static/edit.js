@@ -92,7 +92,10 @@ function renderParams(n) {
     kids.push(head);
   }
   if (n.params) kids.push(h('pre', { text: JSON.stringify(n.params, null, 2) }));
-  else if (canEdit()) kids.push(h('p', { class: 'muted', text: 'none (Edit changes its name)' }));
+  else if (canEdit()) {
+    const t = typeOf(n);
+    kids.push(h('p', { class: 'muted', text: leftOut(n).length || (t && t.anyParams) ? 'none: all at their defaults (Edit sets one, or its name)' : 'none (Edit changes its name)' }));
+  }
   if (note) kids.push(h('p', { class: 'edit-note', role: 'status', text: note }));
   box.replaceChildren(...kids);
   if (focused && $('#btn-edit')) $('#btn-edit').focus();

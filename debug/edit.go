@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"path"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -67,14 +68,9 @@ func (s *Session) treeSource(t *arbor.Tree) (file, f string) {
 	return s.opts.TreeSource(t)
 }
 
-func validFormat(f string) bool {
-	for _, n := range format.Names() {
-		if f == n {
-			return true
-		}
-	}
-	return false
-}
+// validFormat reports whether f is the name of a format package format
+// writes.
+func validFormat(f string) bool { return slices.Contains(format.Names(), f) }
 
 // canEdit reports whether the page may edit trees.
 func (s *Session) canEdit() bool { return s.opts.Controls && s.opts.Recompile != nil }
@@ -304,7 +300,7 @@ func (s *Session) editLocked(tid int, nodePath string, set map[string]any, unset
 		return nil, editFail(http.StatusBadRequest, "node %q is not in the tree's document", truncate(nodePath, 200))
 	}
 	if arbor.CanonicalType(def.Type) == "SubTree" {
-		if _, ok := set["tree"]; ok || contains(unset, "tree") {
+		if _, ok := set["tree"]; ok || slices.Contains(unset, "tree") {
 			return nil, editFail(http.StatusBadRequest, "a SubTree's tree cannot be edited: it changes the tree's shape (edit the file)")
 		}
 	}
@@ -397,15 +393,6 @@ func (s *Session) recompile(old *arbor.Tree, doc *arbor.Document) (t *arbor.Tree
 		}
 	}()
 	return s.opts.Recompile(old, doc)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // sameParam reports whether two parameter values write the same JSON (3

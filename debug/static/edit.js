@@ -129,8 +129,11 @@ function closeEdit(focusEdit) {
 function editForm(n) {
   const form = h('form', { id: 'edit-form', class: 'edit-form', 'aria-label': 'Edit ' + fullLabel(n.id) });
   form.append(h('h4', { text: 'Edit ' + n.type }));
+  // Fields are numbered: ids made from parameter names could collide
+  // (pose.x and pose_x) or take the form's own ids (ef-new, ef-form-err).
+  let seq = 0;
   const row = (name, field, hint, button) => {
-    const id = 'ef-' + name.replace(/[^\w-]/g, '_');
+    const id = 'ef-p' + seq++;
     field.id = id;
     const err = h('div', { class: 'ef-err', id: id + '-err', role: 'alert', hidden: '' });
     field.setAttribute('aria-describedby', err.id);

@@ -100,6 +100,55 @@ type Document struct {
 	Categories map[string]Category
 }
 
+// Clone returns a deep copy of the document: its nodes, their parameter
+// maps and the lists and objects in them, and Categories, so that the copy
+// can be edited without touching d (a Tree's Document is shared by every
+// agent and tool that reads it). A node reached twice in d (a document
+// built in Go may share one) is copied once, and shared alike in the copy.
+func (d *Document) Clone() *Document {
+	if d == nil {
+		return nil
+	}
+	out := &Document{Main: d.Main, Trees: make(map[string]*Node, len(d.Trees))}
+	if d.Categories != nil {
+		out.Categories = make(map[string]Category, len(d.Categories))
+		for k, c := range d.Categories {
+			out.Categories[k] = c
+		}
+	}
+	seen := map[*Node]*Node{}
+	var cp func(n *Node) *Node
+	cp = func(n *Node) *Node {
+		if n == nil {
+			return nil
+		}
+		if c, ok := seen[n]; ok {
+			return c
+		}
+		c := new(Node)
+		seen[n] = c
+		*c = *n // with what a file wrote of it (src, abortWritten)
+		if n.Params != nil {
+			c.Params = make(map[string]any, len(n.Params))
+			for k, v := range n.Params {
+				c.Params[k] = cloneRaw(v)
+			}
+		}
+		if n.Children != nil {
+			c.Children = make([]*Node, len(n.Children))
+			for i, k := range n.Children {
+				c.Children[i] = cp(k)
+			}
+		}
+		c.Guard = cp(n.Guard)
+		return c
+	}
+	for name, root := range d.Trees {
+		out.Trees[name] = cp(root)
+	}
+	return out
+}
+
 // TreeNames returns the names of the document's trees, sorted.
 func (d *Document) TreeNames() []string {
 	names := make([]string, 0, len(d.Trees))

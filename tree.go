@@ -105,7 +105,8 @@ func (t *Tree) isComposite(i int32) bool {
 // Name returns the name of the tree that runs (the document's main tree).
 func (t *Tree) Name() string { return t.name }
 
-// Document returns the definition the tree was compiled from.
+// Document returns the definition the tree was compiled from. It is
+// shared: read it, or edit a Clone.
 func (t *Tree) Document() *Document { return t.doc }
 
 // Len returns the number of nodes, subtrees inlined, guards included.

@@ -294,7 +294,7 @@ func (s *Session) editLocked(tid int, nodePath string, set map[string]any, unset
 	if len(agents) == 0 {
 		return nil, editFail(http.StatusConflict, "tree %d (%s) no longer runs: an edit or a reload replaced it; edit the tree the agent runs now", tid, td.Name)
 	}
-	doc := copyDocument(old.Document())
+	doc := old.Document().Clone()
 	def := findDef(doc, old.Name(), nodePath)
 	if def == nil {
 		return nil, editFail(http.StatusBadRequest, "node %q is not in the tree's document", truncate(nodePath, 200))
@@ -305,6 +305,9 @@ func (s *Session) editLocked(tid int, nodePath string, set map[string]any, unset
 		}
 	}
 	changed := false
+	if def.Params == nil && len(set) > 0 {
+		def.Params = map[string]any{}
+	}
 	for k, v := range set {
 		if prev, ok := def.Params[k]; !ok || !sameParam(prev, v) {
 			changed = true
@@ -401,65 +404,6 @@ func sameParam(a, b any) bool {
 	ja, err1 := json.Marshal(safeValue(a, 0))
 	jb, err2 := json.Marshal(safeValue(b, 0))
 	return err1 == nil && err2 == nil && bytes.Equal(ja, jb)
-}
-
-// copyDocument copies a document's trees deeply enough to edit any
-// node's name and parameters: nodes and parameter maps and lists are
-// new, the rest (other fields of the nodes, the categories) shared. A
-// node reached twice (a Go-built document may share one) is copied once.
-func copyDocument(doc *arbor.Document) *arbor.Document {
-	if doc == nil {
-		return nil
-	}
-	out := *doc
-	out.Trees = make(map[string]*arbor.Node, len(doc.Trees))
-	seen := map[*arbor.Node]*arbor.Node{}
-	var cp func(n *arbor.Node) *arbor.Node
-	cp = func(n *arbor.Node) *arbor.Node {
-		if n == nil {
-			return nil
-		}
-		if c, ok := seen[n]; ok {
-			return c
-		}
-		c := new(arbor.Node)
-		seen[n] = c
-		*c = *n // the unexported fields too (where a file wrote the node)
-		c.Params = make(map[string]any, len(n.Params))
-		for k, v := range n.Params {
-			c.Params[k] = copyValue(v)
-		}
-		if n.Children != nil {
-			c.Children = make([]*arbor.Node, len(n.Children))
-			for i, k := range n.Children {
-				c.Children[i] = cp(k)
-			}
-		}
-		c.Guard = cp(n.Guard)
-		return c
-	}
-	for name, root := range doc.Trees {
-		out.Trees[name] = cp(root)
-	}
-	return &out
-}
-
-func copyValue(v any) any {
-	switch x := v.(type) {
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = copyValue(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = copyValue(e)
-		}
-		return out
-	}
-	return v
 }
 
 // findDef returns the definition of the node at path in doc, whose main

@@ -102,6 +102,9 @@ type watch struct {
 	lastV []uint64 // record seq in which each node was last visited
 	stats []nodeStats
 	since uint64 // session tick when watching started
+	// gen counts the times the history started again (rebind), for the
+	// streams sending it (streamPos).
+	gen uint64
 	// stack is scratch space for timing a tick's events.
 	stack []timing
 	prevL []bbEntry
@@ -147,9 +150,10 @@ func newWatch(s *Session, a *arbor.Agent) *watch {
 // tree's nodes. The watch keeps its identity, so its viewers and its
 // Tracer stay valid.
 func (w *watch) rebind(s *Session) {
-	viewers, idleSince, gone, prev := w.viewers, w.idleSince, w.gone, w.prevTracer
+	viewers, idleSince, gone, prev, gen := w.viewers, w.idleSince, w.gone, w.prevTracer, w.gen
 	*w = *newWatch(s, w.agent)
 	w.viewers, w.idleSince, w.gone, w.prevTracer = viewers, idleSince, gone, prev
+	w.gen = gen + 1
 }
 
 // trace is the watched agent's Tracer. Times are measured from the

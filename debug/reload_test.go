@@ -139,3 +139,38 @@ func TestStreamAfterReloadSendsTheNewRecords(t *testing.T) {
 		t.Errorf("records sent after the reload: %v, want 1, 2, …", seqs)
 	}
 }
+
+// An agent reloaded to another tree and back between two sends of a
+// stream: the watch's history started again twice, and the stream sends
+// it from its first record, though the tree is the one of the records it
+// sent before.
+func TestStreamAfterReloadAndBack(t *testing.T) {
+	s, _ := newControlSession(t, Options{})
+	s.Watch(5)
+	tickN(s, 0, 6)
+	s.mu.Lock()
+	w := s.watches[5]
+	var sent streamPos
+	if from := sent.from(w); from != 0 {
+		t.Fatalf("a new stream sends from %d, want 0", from)
+	}
+	sent.seq = w.seq
+	if from := sent.from(w); from != w.seq || from < 6 {
+		t.Fatalf("the next send from %d, want %d", from, w.seq)
+	}
+	s.mu.Unlock()
+	var old *arbor.Tree
+	sentry, _ := testTrees(t)
+	s.Do(func(m *arbor.Manager) { old = m.Agent(5).Tree(); m.Reload(old, sentry) })
+	tickN(s, 6, 1)
+	s.Do(func(m *arbor.Manager) { m.Reload(sentry, old) })
+	tickN(s, 7, 1)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w.tree != old || w.gen != 2 {
+		t.Fatalf("the watch is of tree %v at generation %d, want the first tree at generation 2", w.tree.Name(), w.gen)
+	}
+	if from := sent.from(w); from != 0 {
+		t.Errorf("after a reload and back, the stream sends from record %d, want 0 (the history started again)", from)
+	}
+}

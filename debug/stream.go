@@ -79,8 +79,7 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 
 	interval := time.Duration(float64(time.Second) / s.opts.MaxRate)
 	ctx := r.Context()
-	var lastSeq uint64
-	var lastTree *treeDesc // the tree of the records sent
+	var sent streamPos
 	var buf bytes.Buffer
 	send := func() (more bool) {
 		buf.Reset()
@@ -91,13 +90,8 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
 		// the last update then carries its last records, then "gone".
 		gone := wt != nil && wt.gone
 		if wt != nil {
-			if wt.td != lastTree {
-				// A hot reload started the history again, its records
-				// counted from 1: send them all.
-				lastSeq, lastTree = 0, wt.td
-			}
-			live = s.liveLocked(wt, lastSeq)
-			lastSeq = wt.seq
+			live = s.liveLocked(wt, sent.from(wt))
+			sent.seq = wt.seq
 		}
 		s.mu.Unlock()
 		writeEvent(&buf, "summary", sum)
@@ -186,4 +180,22 @@ func writeEvent(buf *bytes.Buffer, name string, v any) {
 		data = []byte(fmt.Sprintf(`{"error":%q}`, err.Error()))
 	}
 	fmt.Fprintf(buf, "event: %s\ndata: %s\n\n", name, data)
+}
+
+// streamPos is how far a stream has sent a watch's records.
+type streamPos struct {
+	seq     uint64 // the last record sent
+	gen     uint64 // of the watch's history generation gen
+	started bool
+}
+
+// from returns the record after which to send w's records: the last one
+// sent, or 0 when w's history started again since (a hot reload: its
+// records are counted from 1 again), also when the agent came back to the
+// tree of the records sent.
+func (p *streamPos) from(w *watch) uint64 {
+	if !p.started || w.gen != p.gen {
+		p.seq, p.gen, p.started = 0, w.gen, true
+	}
+	return p.seq
 }

@@ -176,7 +176,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	if dir, ok := treeDir(*trees); ok {
 		// Hot reload: edits to the tree files apply to the running village.
 		fmt.Fprintf(stdout, "Watching %s for changes to the trees.\n", dir)
-		go watchFiles(runCtx, []string{filepath.Join(dir, "villager.yaml"), filepath.Join(dir, "monster.yaml")}, nil, time.Second, func(string) {
+		// The files LoadTrees reads, whichever of .yaml, .yml and .json.
+		files := []string{filepath.Join(dir, demoTreeFile(os.DirFS(dir), "villager")), filepath.Join(dir, demoTreeFile(os.DirFS(dir), "monster"))}
+		go watchFiles(runCtx, files, nil, time.Second, func(string) {
 			nv, nm, err := village.LoadTrees(os.DirFS(dir))
 			if err != nil {
 				fmt.Fprintf(stderr, "arbor demo: reload: the running trees stay:\n")

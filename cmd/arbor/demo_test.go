@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -204,5 +205,53 @@ func TestPlural(t *testing.T) {
 		if got := plural(tc.n, "agent"); got != tc.want {
 			t.Errorf("plural(%d) = %q, want %q", tc.n, got, tc.want)
 		}
+	}
+}
+
+// TestDemoReloadsTreeFiles: the demo reloads a tree file it reads when the
+// file changes, whichever extension it has (villager.yml here).
+func TestDemoReloadsTreeFiles(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "examples", "village")
+	villager, err := os.ReadFile(filepath.Join(src, "villager.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	monster, err := os.ReadFile(filepath.Join(src, "monster.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "villager.yml", string(villager))
+	writeFile(t, dir, "monster.yaml", string(monster))
+	villagerTree := func(base string) int {
+		var sess struct {
+			Trees []struct {
+				ID   int
+				Name string
+			}
+		}
+		getJSON(t, base+"/debug/api/session", &sess)
+		for _, tr := range sess.Trees {
+			if tr.Name == "Villager" {
+				return tr.ID
+			}
+		}
+		return -1
+	}
+	out, code := serveFor(t, runDemo, []string{"-addr", "127.0.0.1:0", "-villagers", "3", "-monsters", "1", "-trees", dir}, func(base string) {
+		first := villagerTree(base)
+		edited := strings.Replace(string(villager), `{ type: Check, key: Food, op: ">=", value: 30 }`, `{ type: Check, key: Food, op: ">=", value: 300 }`, 1)
+		if edited == string(villager) {
+			t.Fatal("the villager tree has no Check to edit")
+		}
+		writeFile(t, dir, "villager.yml", edited)
+		for deadline := time.Now().Add(10 * time.Second); villagerTree(base) == first; time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the edited villager.yml was not reloaded")
+			}
+		}
+	})
+	if code != 0 || !strings.Contains(out, "reloaded the trees (3 agents)") {
+		t.Errorf("exit %d, output:\n%s", code, out)
 	}
 }

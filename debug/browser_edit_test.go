@@ -76,7 +76,7 @@ func checkEdit(t *testing.T, ctx context.Context, base string, s *Session) {
 	bt.Run(t, ctx, chromedp.SetValue(op, "bogus", chromedp.ByQuery), chromedp.Click("#btn-apply", chromedp.ByID))
 	bt.Wait(t, ctx, "the compiler's message under op", `(() => {
 		const e = document.querySelector('#edit-form .ef-row[data-field="op"] .ef-err');
-		return e && !e.hidden && e.textContent.startsWith('Not applied: parameter "op": unknown operator "bogus"') &&
+		return e && !e.hidden && e.textContent.startsWith('Not applied: unknown operator "bogus"') &&
 			document.querySelector('#edit-form [data-param="op"]').getAttribute('aria-invalid') === 'true' &&
 			document.activeElement === document.querySelector('#edit-form [data-param="op"]');
 	})()`, 5*time.Second)
@@ -138,7 +138,7 @@ func checkEditLeftOut(t *testing.T, ctx context.Context, base string, s *Session
 	bt.Run(t, ctx, chromedp.SetValue(`#edit-form [data-param="speed"]`, "fast", chromedp.ByQuery), chromedp.Click("#btn-apply", chromedp.ByID))
 	bt.Wait(t, ctx, "the compiler's message under speed", `(() => {
 		const e = document.querySelector('#edit-form .ef-row[data-field="speed"] .ef-err');
-		return !e.hidden && e.textContent.startsWith('Not applied: parameter "speed"') &&
+		return !e.hidden && e.textContent.startsWith('Not applied: want a float64') &&
 			document.activeElement === document.querySelector('#edit-form [data-param="speed"]');
 	})()`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.SetValue(`#edit-form [data-param="speed"]`, "3", chromedp.ByQuery),

@@ -132,12 +132,15 @@ function editForm(n) {
   // Fields are numbered: ids made from parameter names could collide
   // (pose.x and pose_x) or take the form's own ids (ef-new, ef-form-err).
   let seq = 0;
+  // The hint is the field's title (its description for a screen reader;
+  // an error under it takes its place while shown: rowError); the label's
+  // title has the name in full, a long one wrapping.
   const row = (name, field, hint, button) => {
     const id = 'ef-p' + seq++;
     field.id = id;
+    if (hint && !field.title) field.title = hint;
     const err = h('div', { class: 'ef-err', id: id + '-err', role: 'alert', hidden: '' });
-    field.setAttribute('aria-describedby', err.id);
-    const lbl = h('label', { for: id, text: name, title: hint || '' });
+    const lbl = h('label', { for: id, text: name, title: name + (hint ? ': ' + hint : '') });
     return h('div', { class: 'ef-row', 'data-field': name }, lbl, field, button || h('span'), err);
   };
   const nameIn = h('input', { type: 'text', name: 'name', autocomplete: 'off', placeholder: n.type + ' (no name)' });
@@ -151,8 +154,9 @@ function editForm(n) {
       field = h('input', { type: 'checkbox' });
       field.checked = v;
     } else if (kind === 'json') {
-      field = h('textarea', { rows: String(Math.min(6, JSON.stringify(v, null, 1).split('\n').length)), spellcheck: 'false' });
-      field.value = JSON.stringify(v);
+      // As high as its text (style.css: field-sizing), up to a few lines.
+      field = h('textarea', { rows: String(Math.min(6, Math.max(1, Math.ceil(JSON.stringify(v).length / 30)))), spellcheck: 'false' });
+      field.value = jsonLine(v);
     } else {
       field = h('input', { type: 'text', autocomplete: 'off', spellcheck: 'false' });
       if (kind === 'number') field.setAttribute('inputmode', 'decimal');
@@ -160,14 +164,14 @@ function editForm(n) {
     }
     field.dataset.param = k;
     field.dataset.kind = kind;
-    const hint = { number: 'A number, or a {key} of the blackboard', bool: 'true (checked) or false', string: 'Text; {key} reads the blackboard', json: 'JSON' }[kind];
+    const hint = { number: 'A number, or a {key} of the blackboard', bool: 'true (checked) or false', string: 'Text; {key} reads the blackboard', json: 'JSON, such as [1, 2] or {"a": 1}' }[kind];
     const info = paramInfo(n, k);
     form.append(row(k, field, hint, info && info.required ? null : removeButton(k, info, field)));
   }
   const more = leftOut(n);
   const t = typeOf(n);
   if (more.length || (t && t.anyParams)) {
-    form.append(h('p', { class: 'ef-section', text: more.length ? 'Left out, at their defaults: fill one in to set it.' : 'It takes any other parameter:' }));
+    form.append(h('p', { class: 'ef-section', text: more.length ? 'Left out, at their defaults: fill one in to set it.' : n.type + ' takes parameters of any name: add one.' }));
   }
   for (const p of more) {
     const field = addedField(p);
@@ -175,9 +179,9 @@ function editForm(n) {
   }
   if (t && t.anyParams) form.append(newParamRow());
   const sub = n.path.includes('>') ? ' It is in a subtree: every use of the subtree changes.' : '';
-  form.append(h('p', { class: 'muted', text: 'Apply recompiles the tree and moves every agent running it to the edited tree at once: their running nodes are halted once, blackboards kept. The file is not rewritten (Download tree saves the edited tree).' + sub }));
-  const apply = h('button', { type: 'submit', id: 'btn-apply' }, 'Apply');
-  const cancel = h('button', { type: 'button', id: 'btn-cancel-edit', onclick: () => closeEdit(true) }, 'Cancel');
+  form.append(h('p', { class: 'muted', text: 'Apply moves every agent running this tree to the edited tree at once (running nodes halted once, blackboards kept). The file stays as it was: Download tree, below, saves the edit.' + sub }));
+  const apply = h('button', { type: 'submit', id: 'btn-apply', class: 'primary', title: 'Apply the changes (Enter)' }, 'Apply');
+  const cancel = h('button', { type: 'button', id: 'btn-cancel-edit', title: 'Close the form, changing nothing (Esc)', onclick: () => closeEdit(true) }, 'Cancel');
   form.append(h('div', { class: 'ef-buttons' }, apply, cancel), h('div', { class: 'ef-err ef-form-err', id: 'ef-form-err', role: 'alert', hidden: '' }));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -191,6 +195,14 @@ function editForm(n) {
     }
   });
   return form;
+}
+
+// jsonLine writes v as JSON on one line, a space after each comma and
+// colon: a long list wraps in its field between items, not in them.
+function jsonLine(v) {
+  if (Array.isArray(v)) return '[' + v.map(jsonLine).join(', ') + ']';
+  if (v && typeof v === 'object') return '{' + Object.keys(v).map((k) => JSON.stringify(k) + ': ' + jsonLine(v[k])).join(', ') + '}';
+  return JSON.stringify(v);
 }
 
 // removeButton is the × of parameter k's row (info: what its type says of
@@ -240,9 +252,10 @@ function addedField(p) {
 // newParamRow is the row adding a parameter of any name (a type that
 // takes any): its name and value (JSON, or text).
 function newParamRow() {
-  const name = h('input', { type: 'text', id: 'ef-new-name', autocomplete: 'off', spellcheck: 'false', placeholder: 'name', 'aria-label': 'New parameter\'s name', 'aria-describedby': 'ef-new-err' });
+  const name = h('input', { type: 'text', id: 'ef-new-name', autocomplete: 'off', spellcheck: 'false', placeholder: 'name', 'aria-label': 'New parameter\'s name',
+    title: 'The new parameter\'s name; empty: none' });
   const value = h('input', { type: 'text', id: 'ef-new-value', autocomplete: 'off', spellcheck: 'false', placeholder: 'value', 'aria-label': 'New parameter\'s value',
-    title: 'JSON (a number, true, a list, an object, "text"), or text', 'aria-describedby': 'ef-new-err' });
+    title: 'JSON (a number, true, a list, an object, "text"), or text' });
   return h('div', { class: 'ef-row ef-new', id: 'ef-new' }, h('label', { for: 'ef-new-name', text: 'add', title: 'A parameter of any name; empty: none' }),
     h('div', { class: 'ef-pair' }, name, value), h('span'), h('div', { class: 'ef-err', id: 'ef-new-err', role: 'alert', hidden: '' }));
 }
@@ -252,7 +265,10 @@ function newParamRow() {
 function fieldError(form, name, msg) {
   if (!msg) {
     for (const el of form.querySelectorAll('.ef-err')) { el.hidden = true; el.textContent = ''; }
-    for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+    for (const el of form.querySelectorAll('[aria-invalid]')) {
+      el.removeAttribute('aria-invalid');
+      el.removeAttribute('aria-describedby');
+    }
     return;
   }
   const row = name != null && form.querySelector('.ef-row[data-field="' + CSS.escape(name) + '"]');
@@ -260,12 +276,17 @@ function fieldError(form, name, msg) {
 }
 
 // rowError shows msg under a row of the form (null: under the form),
-// its field (or field, when given) marked invalid.
+// its field (or field, when given) marked invalid and described by msg
+// (only while it shows: an empty description would hide the field's
+// title, its hint, from a screen reader).
 function rowError(form, row, msg, field) {
   const err = row ? row.querySelector('.ef-err') : form.querySelector('#ef-form-err');
   err.textContent = msg;
   err.hidden = false;
-  if (row) (field || row.querySelector('input, textarea, select')).setAttribute('aria-invalid', 'true');
+  if (!row) return;
+  const at = field || row.querySelector('input, textarea, select');
+  at.setAttribute('aria-invalid', 'true');
+  at.setAttribute('aria-describedby', err.id);
 }
 
 // editValue reads a field's value as its kind says; it throws on JSON
@@ -355,13 +376,18 @@ async function applyEdit(n, form) {
     const m = /parameter "([^"]+)"/.exec(err.message);
     const field = m && form.querySelector('[data-param="' + CSS.escape(m[1]) + '"]') ? m[1] : null;
     // The compiler names the node by its place in the file (trees.….children[0]: …): it is this one.
-    const msg = (err.status === 400 ? 'Not applied: ' : '') + err.message.replace(/^trees\.\S*?: /gm, '');
+    let text = err.message.replace(/^trees\.\S*?: /gm, '');
+    // Under the parameter's field, the message need not name it.
+    if (field && text.startsWith(m[0] + ': ')) text = text.slice(m[0].length + 2);
+    const msg = (err.status === 400 ? 'Not applied: ' : '') + text;
     if (!field && m && newName && m[1] === newName) {
       rowError(form, newRow, msg, $('#ef-new-value'));
       $('#ef-new-value').focus();
       return;
     }
     fieldError(form, field, msg);
+    // Apply, focused, lost the focus while disabled: it has it back.
+    if (!field && !form.contains(document.activeElement)) apply.focus();
     if (field) {
       const el = form.querySelector('[data-param="' + CSS.escape(field) + '"]');
       if (el.disabled) el.closest('.ef-row').querySelector('.ef-remove').focus();

@@ -62,6 +62,7 @@ function setupClickBlur() {
   document.addEventListener('click', (e) => {
     if (!e.detail) return; // from the keyboard
     const el = e.target.closest && e.target.closest('button, a, input[type=checkbox], summary');
-    if (el && document.activeElement === el) el.blur();
+    // One of the edit form keeps the focus: the form's keys (Esc cancels) stay with it.
+    if (el && document.activeElement === el && !el.closest('.edit-form')) el.blur();
   });
 }

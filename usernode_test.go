@@ -1421,12 +1421,12 @@ func TestParamDurationIsMilliseconds(t *testing.T) {
 	}{
 		{arbor.Leaf("Every", "every", -1), "want a duration in milliseconds"},
 		{arbor.Leaf("Every", "every", "soon"), "want a duration in milliseconds"},
-		{arbor.Leaf("Every", "every", 1, "count", "x"), "want an int or a {key} reference"},
+		{arbor.Leaf("Every", "every", 1, "count", "x"), "want an integer (int) or a {key} reference"},
 		{arbor.Leaf("Every", "every", 1e13), "want a duration in milliseconds"},
 		{arbor.Leaf("Every", "every", math.NaN()), "want a duration in milliseconds"},
 		{arbor.Leaf("Every", "every", math.Inf(1)), "want a duration in milliseconds"},
-		{arbor.Leaf("Every", "every", 1, "level", 300), "want an arbor_test.level or a {key} reference"},
-		{arbor.Leaf("Every", "every", 1, "ratio", 0.1), "want an arbor_test.ratio or a {key} reference"},
+		{arbor.Leaf("Every", "every", 1, "level", 300), "want an integer from 0 to 255 (arbor_test.level) or a {key} reference"},
+		{arbor.Leaf("Every", "every", 1, "ratio", 0.1), "want a number a float32 holds exactly (arbor_test.ratio) or a {key} reference"},
 	} {
 		_, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"t": tt.leaf}}, reg)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

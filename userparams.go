@@ -76,10 +76,41 @@ func (p *Param[T]) setParam(name string, raw any) error {
 		}
 		*d = ms
 	} else if !convertTo(ValueOf(raw), &v) {
-		return fmt.Errorf("want %s or a {key} reference, got %s", article(fmt.Sprintf("%T", v)), describe(raw))
+		return fmt.Errorf("want %s or a {key} reference, got %s", wantType(reflect.TypeOf(&v).Elem()), describe(raw))
 	}
 	*p = Lit(v)
 	return nil
+}
+
+// wantType describes the values a parameter of Go type t takes, in the
+// words of the files and then the Go type: "a number (float64)", "an
+// integer from 0 to 255 (uint8)", "true or false (bool)", "a string
+// (Team)"; another type by its name ("a vec2").
+func wantType(t reflect.Type) string {
+	words := ""
+	switch k := t.Kind(); k {
+	case reflect.Float64:
+		words = "a number"
+	case reflect.Float32:
+		words = "a number a float32 holds exactly"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		words = "an integer"
+		if t.Bits() < 64 {
+			words = fmt.Sprintf("an integer from %d to %d", -(int64(1) << (t.Bits() - 1)), int64(1)<<(t.Bits()-1)-1)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		words = "an integer ≥ 0"
+		if t.Bits() < 64 {
+			words = fmt.Sprintf("an integer from 0 to %d", uint64(1)<<t.Bits()-1)
+		}
+	case reflect.Bool:
+		words = "true or false"
+	case reflect.String:
+		words = "a string"
+	default:
+		return article(t.String())
+	}
+	return words + " (" + t.String() + ")"
 }
 
 // article puts "a" or "an" before a type's name.
@@ -331,7 +362,7 @@ func setField(fv reflect.Value, raw any, name string) error {
 		ok = setKind(fv, ValueOf(raw))
 	}
 	if !ok {
-		return fmt.Errorf("want %s, got %s%s", article(fv.Type().String()), describe(raw), refHint(fv, raw))
+		return fmt.Errorf("want %s, got %s%s", wantType(fv.Type()), describe(raw), refHint(fv, raw))
 	}
 	return nil
 }

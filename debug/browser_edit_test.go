@@ -138,7 +138,7 @@ func checkEditLeftOut(t *testing.T, ctx context.Context, base string, s *Session
 	bt.Run(t, ctx, chromedp.SetValue(`#edit-form [data-param="speed"]`, "fast", chromedp.ByQuery), chromedp.Click("#btn-apply", chromedp.ByID))
 	bt.Wait(t, ctx, "the compiler's message under speed", `(() => {
 		const e = document.querySelector('#edit-form .ef-row[data-field="speed"] .ef-err');
-		return !e.hidden && e.textContent.startsWith('Not applied: want a float64') &&
+		return !e.hidden && e.textContent.startsWith('Not applied: want a number (float64)') &&
 			document.activeElement === document.querySelector('#edit-form [data-param="speed"]');
 	})()`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.SetValue(`#edit-form [data-param="speed"]`, "3", chromedp.ByQuery),

@@ -73,10 +73,14 @@ func checkEdit(t *testing.T, ctx context.Context, base string, s *Session) {
 	tree = bt.Eval[int](t, ctx, `S.treeId`)
 	bt.Run(t, ctx, chromedp.Click("#btn-edit", chromedp.ByID))
 	bt.Wait(t, ctx, "the form again", `document.querySelector('#edit-form [data-param="op"]') !== null`, 5*time.Second)
+	// Apply with nothing changed: a note under the form, not an error.
+	bt.Run(t, ctx, chromedp.Click("#btn-apply", chromedp.ByID))
+	bt.Wait(t, ctx, "nothing to apply, as a note", `(() => { const e = document.querySelector('#ef-form-err');
+		return !e.hidden && e.textContent.startsWith('Nothing to apply') && e.classList.contains('ef-info'); })()`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.SetValue(op, "bogus", chromedp.ByQuery), chromedp.Click("#btn-apply", chromedp.ByID))
 	bt.Wait(t, ctx, "the compiler's message under op", `(() => {
 		const e = document.querySelector('#edit-form .ef-row[data-field="op"] .ef-err');
-		return e && !e.hidden && e.textContent.startsWith('Not applied: unknown operator "bogus"') &&
+		return e && !e.hidden && e.textContent.startsWith('Not applied: unknown operator "bogus"') && document.querySelector('#ef-form-err').hidden &&
 			document.querySelector('#edit-form [data-param="op"]').getAttribute('aria-invalid') === 'true' &&
 			document.activeElement === document.querySelector('#edit-form [data-param="op"]');
 	})()`, 5*time.Second)

@@ -96,7 +96,13 @@ function renderParams(n) {
     const t = typeOf(n);
     kids.push(h('p', { class: 'muted', text: leftOut(n).length || (t && t.anyParams) ? 'none: all at their defaults (Edit sets one, or its name)' : 'none (Edit changes its name)' }));
   }
-  if (note) kids.push(h('p', { class: 'edit-note', role: 'status', text: note }));
+  if (note) {
+    // A live region announces a change of its text, not the text it was
+    // added with: added empty, then filled.
+    const p = h('p', { class: 'edit-note', role: 'status' });
+    kids.push(p);
+    setTimeout(() => { p.textContent = note; }, 50);
+  }
   box.replaceChildren(...kids);
   if (focused && $('#btn-edit')) $('#btn-edit').focus();
 }
@@ -264,7 +270,7 @@ function newParamRow() {
 // form), or clears every message when msg is empty.
 function fieldError(form, name, msg) {
   if (!msg) {
-    for (const el of form.querySelectorAll('.ef-err')) { el.hidden = true; el.textContent = ''; }
+    for (const el of form.querySelectorAll('.ef-err')) { el.hidden = true; el.textContent = ''; el.classList.remove('ef-info'); }
     for (const el of form.querySelectorAll('[aria-invalid]')) {
       el.removeAttribute('aria-invalid');
       el.removeAttribute('aria-describedby');
@@ -283,6 +289,7 @@ function rowError(form, row, msg, field) {
   const err = row ? row.querySelector('.ef-err') : form.querySelector('#ef-form-err');
   err.textContent = msg;
   err.hidden = false;
+  err.classList.remove('ef-info');
   if (!row) return;
   const at = field || row.querySelector('input, textarea, select');
   at.setAttribute('aria-invalid', 'true');
@@ -356,6 +363,7 @@ async function applyEdit(n, form) {
   if (name !== (n.name || '')) body.name = name;
   if (!Object.keys(params).length && body.name === undefined) {
     fieldError(form, null, 'Nothing to apply: no value changed.');
+    form.querySelector('#ef-form-err').classList.add('ef-info'); // a note, not an error
     return;
   }
   const apply = form.querySelector('#btn-apply');

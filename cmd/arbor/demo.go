@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -171,6 +172,9 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	if ready != nil {
 		ready(strings.TrimSuffix(base, "/"))
 	}
+	// The watcher ends before the command returns (it writes to stdout).
+	var watcher sync.WaitGroup
+	defer watcher.Wait()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if dir, ok := treeDir(*trees); ok {
@@ -178,7 +182,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 		fmt.Fprintf(stdout, "Watching %s for changes to the trees.\n", dir)
 		// The files LoadTrees reads, whichever of .yaml, .yml and .json.
 		files := []string{filepath.Join(dir, demoTreeFile(os.DirFS(dir), "villager")), filepath.Join(dir, demoTreeFile(os.DirFS(dir), "monster"))}
-		go watchFiles(runCtx, files, nil, time.Second, func(string) {
+		goWatch(&watcher, runCtx, files, nil, time.Second, func(string) {
 			nv, nm, err := village.LoadTrees(os.DirFS(dir))
 			if err != nil {
 				fmt.Fprintf(stderr, "arbor demo: reload: the running trees stay:\n")
@@ -208,6 +212,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	err = debug.Serve(ctx, ln, w.Mux(sess))
 	cancel()
 	<-done
+	watcher.Wait()
 	w.Manager().Close()
 	if err != nil {
 		fmt.Fprintf(stderr, "arbor demo: %v\n", err)
@@ -398,12 +403,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		ready(strings.TrimSuffix(base, "/"))
 	}
 	step := time.Duration(*tickMs * float64(time.Millisecond))
+	// The watcher ends before the command returns (it writes to stdout).
+	var watcher sync.WaitGroup
+	defer watcher.Wait()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Hot reload: a tree file edited on disk (or a file it includes)
 	// replaces its tree in the running agents (their running nodes are
 	// halted, blackboards kept).
-	go watchFiles(runCtx, fset.Args(), treeFiles, time.Second, func(path string) {
+	goWatch(&watcher, runCtx, fset.Args(), treeFiles, time.Second, func(path string) {
 		tree, doc, err := loadMocked(path, mocks)
 		if err != nil {
 			fmt.Fprintf(stderr, "arbor serve: reload %s: the running tree stays:\n", path)
@@ -440,6 +448,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	err = debug.Serve(ctx, ln, sess.Handler())
 	cancel()
 	<-done
+	watcher.Wait()
 	if err != nil {
 		fmt.Fprintf(stderr, "arbor serve: %v\n", err)
 		return 1

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -62,4 +63,13 @@ func watchFiles(ctx context.Context, tops []string, files func(top string) []str
 			}
 		}
 	}
+}
+
+// goWatch runs watchFiles on a goroutine of wg's.
+func goWatch(wg *sync.WaitGroup, ctx context.Context, tops []string, files func(top string) []string, interval time.Duration, changed func(top string)) {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		watchFiles(ctx, tops, files, interval, changed)
+	}()
 }

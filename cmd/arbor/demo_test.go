@@ -89,7 +89,8 @@ func serveForErr(t *testing.T, run func(ctx context.Context, args []string, stdo
 		t.Fatalf("exited %d before serving: %s", code, errOut.String())
 	}
 	cancel()
-	return out.String(), <-done
+	code := <-done // before reading out: the command may still write
+	return out.String(), code
 }
 
 func getJSON(t *testing.T, url string, v any) {

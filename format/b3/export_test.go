@@ -172,47 +172,14 @@ func TestExportRandom(t *testing.T) {
 		arbor.RandomSequence(arbor.AlwaysSuccess(), arbor.AlwaysFailure()).With("weights", []any{0, 1}),
 		arbor.AlwaysRunning(),
 	).With("weights", []float64{3, 0.5}).With("seed", 7)}}
-	data, err := b3.Export(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p struct {
-		Trees []struct {
-			Nodes map[string]jsonNode `json:"nodes"`
-		} `json:"trees"`
-		CustomNodes []jsonNode `json:"custom_nodes"`
-	}
-	if err := json.Unmarshal(data, &p); err != nil {
-		t.Fatal(err)
-	}
-	props := map[string]string{}
-	for _, n := range p.Trees[0].Nodes {
-		if n.Category == "composite" {
-			b, _ := json.Marshal(n.Properties)
-			props[n.Name] = string(b)
-		}
-	}
+	data, props, cats := exportComposites(t, d)
 	if props["RandomSelector"] != `{"seed":7,"weights":[3,0.5]}` || props["RandomSequence"] != `{"weights":[0,1]}` {
 		t.Errorf("composites' properties: %v", props)
-	}
-	cats := map[string]string{}
-	for _, c := range p.CustomNodes {
-		cats[c.Name] = c.Category
 	}
 	if cats["RandomSelector"] != "composite" || cats["RandomSequence"] != "composite" {
 		t.Errorf("custom nodes: %v", cats)
 	}
-	back, err := b3.Load(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `RandomSelector{seed:7,weights:[3,0.5]}(RandomSequence{weights:[0,1]}(Success Failure) Running)`
-	if got := formattest.Shape(back.Trees["M"]); got != want {
-		t.Errorf("read back as\n  %s\nwant\n  %s", got, want)
-	}
-	if _, err := arbor.Compile(back, nil); err != nil {
-		t.Fatal(err)
-	}
+	readBackAs(t, data, `RandomSelector{seed:7,weights:[3,0.5]}(RandomSequence{weights:[0,1]}(Success Failure) Running)`)
 }
 
 // TestExportBranching writes IfThenElse, WhileDoElse and Switch as the
@@ -224,6 +191,21 @@ func TestExportBranching(t *testing.T) {
 		arbor.WhileDoElse(arbor.AlwaysFailure(), arbor.AlwaysSuccess()),
 		arbor.AlwaysSuccess(), arbor.AlwaysFailure(),
 	)}}
+	data, props, cats := exportComposites(t, d)
+	if props["Switch"] != `{"cases":[1,"idle",true],"key":"mode"}` || props["IfThenElse"] != `{}` || props["WhileDoElse"] != `{}` {
+		t.Errorf("composites' properties: %v", props)
+	}
+	if cats["Switch"] != "composite" || cats["IfThenElse"] != "composite" || cats["WhileDoElse"] != "composite" {
+		t.Errorf("custom nodes: %v", cats)
+	}
+	readBackAs(t, data, `Switch{cases:[1,"idle",true],key:"mode"}(IfThenElse(Success Running Failure) WhileDoElse(Failure Success) Success Failure)`)
+}
+
+// exportComposites exports d (one tree, M) and returns the file, the
+// properties of its composites by Behavior3 name (as JSON), and the
+// categories of its custom nodes.
+func exportComposites(t *testing.T, d *arbor.Document) (data []byte, props, cats map[string]string) {
+	t.Helper()
 	data, err := b3.Export(d)
 	if err != nil {
 		t.Fatal(err)
@@ -237,28 +219,27 @@ func TestExportBranching(t *testing.T) {
 	if err := json.Unmarshal(data, &p); err != nil {
 		t.Fatal(err)
 	}
-	props := map[string]string{}
+	props, cats = map[string]string{}, map[string]string{}
 	for _, n := range p.Trees[0].Nodes {
 		if n.Category == "composite" {
 			b, _ := json.Marshal(n.Properties)
 			props[n.Name] = string(b)
 		}
 	}
-	if props["Switch"] != `{"cases":[1,"idle",true],"key":"mode"}` || props["IfThenElse"] != `{}` || props["WhileDoElse"] != `{}` {
-		t.Errorf("composites' properties: %v", props)
-	}
-	cats := map[string]string{}
 	for _, c := range p.CustomNodes {
 		cats[c.Name] = c.Category
 	}
-	if cats["Switch"] != "composite" || cats["IfThenElse"] != "composite" || cats["WhileDoElse"] != "composite" {
-		t.Errorf("custom nodes: %v", cats)
-	}
+	return data, props, cats
+}
+
+// readBackAs loads an exported file and checks that its tree M has the
+// shape want and compiles with the built-ins.
+func readBackAs(t *testing.T, data []byte, want string) {
+	t.Helper()
 	back, err := b3.Load(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `Switch{cases:[1,"idle",true],key:"mode"}(IfThenElse(Success Running Failure) WhileDoElse(Failure Success) Success Failure)`
 	if got := formattest.Shape(back.Trees["M"]); got != want {
 		t.Errorf("read back as\n  %s\nwant\n  %s", got, want)
 	}

@@ -313,8 +313,8 @@ func TestProgramTypesHint(t *testing.T) {
 	custom := writeFile(t, dir, "custom.yaml", "type: Sequence\nchildren:\n  - {type: Attack}\n  - {type: Wiat, ticks: 1}\n  - {type: Patrol, guard: {type: EnemyNear}}\n  - {type: Recovery, children: [{type: Success}]}\n")
 	typo := writeFile(t, dir, "typo.yaml", "type: Sequence\nchildren:\n  - {type: Wiat, ticks: 1}\n")
 	monster := filepath.Join("..", "..", "examples", "monster", "monster.yaml")
-	accepts := "(node types the program registers); -allow-unknown accepts such types (as actions, conditions in guards, or stand-ins for types with children)"
-	runs := "(node types the program registers); -allow-unknown runs such types as mocks that succeed (stand-ins, for types with children), -mock Type=status,... scripts one"
+	accepts := "(node types the program registers); -types PALETTE checks them against the program's palette (btcpp.Models or b3.NodeExport writes one), -allow-unknown accepts them with any parameters (as actions, conditions in guards, or stand-ins for types with children)"
+	runs := "(node types the program registers); -types PALETTE runs the types the program's palette declares as mocks, -allow-unknown runs such types as mocks that succeed (stand-ins, for types with children), -mock Type=status,... scripts one"
 	for _, tc := range []struct {
 		args   []string
 		stderr string

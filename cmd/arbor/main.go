@@ -38,9 +38,9 @@ commands:
   replay [-addr A] FILE.json
                            serve the debugger with a recording (an agent's exported history) open
   test [-v] PATH...        run scenario files or directories of them (exit 1 when one fails)
-  validate [-allow-unknown] FILE
+  validate [-types PALETTE] [-allow-unknown] FILE
                            check a tree file; print its errors, or "ok" and its node count
-  run [-ticks N] [-tick-ms MS] [-mock Type=status,...] [-allow-unknown] [-set key=value] [-trace] [-scenario OUT] FILE
+  run [-ticks N] [-tick-ms MS] [-mock Type=status,...] [-types PALETTE] [-allow-unknown] [-set key=value] [-trace] [-scenario OUT] FILE
                            tick a tree of built-in (and mocked) nodes and print each tick's status
   bench [-workload guard|wide] [-agents N] [-ticks T] [-workers W] [-runs R] [-trees DIR] [-json]
                            compare Arbor with hand-written Go on a standard workload

@@ -70,11 +70,17 @@ func newRecording(path, out string, doc *arbor.Document, reg *arbor.Registry, mo
 	builtin := arbor.NewRegistry()
 	inGuard := guardTypes(doc)
 	actions := map[string]bool{}
+	used, _ := nodeTypes(doc)
 	for _, typ := range reg.Types() {
-		if builtin.Has(typ) {
-			continue
+		if _, scripted := mocks[typ]; builtin.Has(typ) || (!used[typ] && !scripted) {
+			continue // a built-in, or a type a palette declares that the tree does not use
 		}
-		if result, ok := mockCondition(typ, inGuard, mocks); ok {
+		result, ok := mockCondition(typ, inGuard, mocks)
+		if reg.Category(typ) == arbor.CategoryCondition { // a palette's condition, used anywhere
+			script := mocks[typ]
+			result, ok = len(script) == 0 || script[0] == arbor.Success, true
+		}
+		if ok {
 			if rec.Conditions == nil {
 				rec.Conditions = map[string]string{}
 			}

@@ -336,13 +336,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	tickMs := fs.Float64("tick-ms", 100, "game time between ticks, in milliseconds")
 	mocks := mockFlags{}
 	fs.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); a type used in a guard is a condition given by the script's first status")
+	var palettes typesFlags
+	fs.Var(&palettes, "types", typesUsage)
 	allow := fs.Bool("allow-unknown", false, "run types that are not built in as actions that succeed (conditions that hold, for types used in guards; stand-ins that tick their children in order, for types with children)")
 	trace := fs.Bool("trace", false, "print every node event")
 	sets := setFlags{}
 	fs.Var(&sets, "set", "a blackboard value before the first tick: `key=value` (repeatable; the value is JSON, else a string: -set hp=25 -set mode=idle -set 'path=[1,2]'; a key starting with @ is global)")
 	scenarioOut := fs.String("scenario", "", "also write the run as a scenario file (`OUT`.yaml or .json) that expects its statuses and traces, for arbor test")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: arbor run [-ticks N] [-tick-ms MS] [-mock Type=status,...] [-allow-unknown] [-set key=value] [-trace] [-scenario OUT] FILE\n\nTicks a tree of built-in nodes (and -mock scripted types) and prints each tick's status.")
+		fmt.Fprintln(fs.Output(), "usage: arbor run [-ticks N] [-tick-ms MS] [-mock Type=status,...] [-types PALETTE] [-allow-unknown] [-set key=value] [-trace] [-scenario OUT] FILE\n\nTicks a tree of built-in nodes (and -mock scripted types) and prints each tick's status.")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseArgs(fs, args, stdout); !ok {
@@ -364,6 +366,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	reg := arbor.NewRegistry()
+	if err := registerPalettes(reg, palettes, mocks); err != nil {
+		fmt.Fprintf(stderr, "arbor run: %v\n", err)
+		return 1
+	}
 	types, _ := nodeTypes(doc)
 	warnings := unusedMocks(types, mocks)
 	if *allow {
@@ -373,7 +379,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arbor run: warning: %s: %s\n", path, w)
 	}
 	if len(mocks) > 0 || *allow {
-		if err := mockUnknown(reg, doc, mocks, !*allow); err != nil {
+		scripts := mockFlags{} // the palettes' types run their scripts already
+		for name, script := range mocks {
+			if !reg.Has(name) {
+				scripts[name] = script
+			}
+		}
+		if err := mockUnknown(reg, doc, scripts, !*allow); err != nil {
 			fmt.Fprintf(stderr, "arbor run: %v\n", err)
 			return 1
 		}
@@ -381,7 +393,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 	tree, err := arbor.Compile(doc, reg)
 	if err != nil {
 		printErrors(stderr, fmt.Errorf("%s: %w", path, err))
-		if hint := programTypesHint(doc, reg, "-allow-unknown runs such types as mocks that succeed (stand-ins, for types with children), -mock Type=status,... scripts one"); hint != "" && !*allow {
+		if hint := programTypesHint(doc, reg, "-types PALETTE runs the types the program's palette declares as mocks, -allow-unknown runs such types as mocks that succeed (stand-ins, for types with children), -mock Type=status,... scripts one"); hint != "" && !*allow {
 			fmt.Fprintf(stderr, "arbor run: %s\n", hint)
 		}
 		return 1

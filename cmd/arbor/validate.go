@@ -17,9 +17,11 @@ import (
 func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	var palettes typesFlags
+	fs.Var(&palettes, "types", typesUsage)
 	allow := fs.Bool("allow-unknown", false, "accept node types that are not built in, taking any parameters: as actions (conditions, for types used in guards; stand-in controls and decorators, for types with children)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: arbor validate [-allow-unknown] FILE\n\nChecks a tree file (native JSON/YAML, Behavior3 JSON or BT.CPP XML) and prints every problem, or \"ok\" and the node count.\nThe state machines of a native file's fsm section are checked too.")
+		fmt.Fprintln(fs.Output(), "usage: arbor validate [-types PALETTE] [-allow-unknown] FILE\n\nChecks a tree file (native JSON/YAML, Behavior3 JSON or BT.CPP XML) and prints every problem, or \"ok\" and the node count.\nThe state machines of a native file's fsm section are checked too.")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseArgs(fs, args, stdout); !ok {
@@ -30,14 +32,14 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	}
 	path := fs.Arg(0)
 	if hasMachines(path) {
-		return validateMachines(path, *allow, stdout, stderr)
+		return validateMachines(path, palettes, *allow, stdout, stderr)
 	}
 	doc, err := loadTreeFile(path, "")
 	if err != nil {
 		printErrors(stdout, err)
 		return 1
 	}
-	reg, err := validationRegistry(doc, *allow)
+	reg, err := validationRegistry(doc, palettes, *allow)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbor validate: %v\n", err)
 		return 1
@@ -50,7 +52,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 	tree, err := arbor.Compile(doc, reg)
 	if err != nil {
 		printErrors(stdout, fmt.Errorf("%s: %w", path, err))
-		validateHint(doc, reg, *allow, stderr)
+		validateHint(doc, reg, palettes, *allow, stderr)
 		return 1
 	}
 	fmt.Fprintf(stdout, "ok: %s: tree %q, %s\n", path, tree.Name(), plural(tree.Len(), "node"))
@@ -58,21 +60,29 @@ func cmdValidate(args []string, stdout, stderr io.Writer) int {
 }
 
 // validateHint says, after the load errors of a tree checked without
-// -allow-unknown, which of its node types are the program's own and that
-// -allow-unknown accepts them.
-func validateHint(doc *arbor.Document, reg *arbor.Registry, allow bool, stderr io.Writer) {
+// -allow-unknown, which of its node types are the program's own and how
+// to check them (-types, -allow-unknown).
+func validateHint(doc *arbor.Document, reg *arbor.Registry, palettes []string, allow bool, stderr io.Writer) {
 	if allow {
 		return
 	}
-	if hint := programTypesHint(doc, reg, "-allow-unknown accepts such types (as actions, conditions in guards, or stand-ins for types with children)"); hint != "" {
+	how := "-types PALETTE checks them against the program's palette (btcpp.Models or b3.NodeExport writes one), -allow-unknown accepts them with any parameters (as actions, conditions in guards, or stand-ins for types with children)"
+	if len(palettes) > 0 {
+		how = "the palette does not declare them; -allow-unknown accepts them with any parameters (as actions, conditions in guards, or stand-ins for types with children)"
+	}
+	if hint := programTypesHint(doc, reg, how); hint != "" {
 		fmt.Fprintf(stderr, "arbor validate: %s\n", hint)
 	}
 }
 
 // validationRegistry returns the registry trees are checked with: the
-// built-ins, and with allow mocks for the document's unknown types.
-func validationRegistry(doc *arbor.Document, allow bool) (*arbor.Registry, error) {
+// built-ins, the types the palettes declare, and with allow mocks for the
+// document's other unknown types.
+func validationRegistry(doc *arbor.Document, palettes []string, allow bool) (*arbor.Registry, error) {
 	reg := arbor.NewRegistry()
+	if err := registerPalettes(reg, palettes, nil); err != nil {
+		return nil, err
+	}
 	if allow && doc != nil {
 		if err := mockUnknown(reg, doc, nil, false); err != nil {
 			return nil, err
@@ -97,13 +107,13 @@ func hasMachines(path string) bool {
 
 // validateMachines checks a native file with state machines: its trees,
 // if any, and every machine of its fsm section compiled with them.
-func validateMachines(path string, allow bool, stdout, stderr io.Writer) int {
+func validateMachines(path string, palettes []string, allow bool, stdout, stderr io.Writer) int {
 	doc, err := fsm.LoadFile(path)
 	if err != nil {
 		printErrors(stdout, err)
 		return 1
 	}
-	reg, err := validationRegistry(doc.Trees, allow)
+	reg, err := validationRegistry(doc.Trees, palettes, allow)
 	if err != nil {
 		fmt.Fprintf(stderr, "arbor validate: %v\n", err)
 		return 1
@@ -117,7 +127,7 @@ func validateMachines(path string, allow bool, stdout, stderr io.Writer) int {
 		tree, err := arbor.Compile(doc.Trees, reg)
 		if err != nil {
 			printErrors(stdout, fmt.Errorf("%s: %w", path, err))
-			validateHint(doc.Trees, reg, allow, stderr)
+			validateHint(doc.Trees, reg, palettes, allow, stderr)
 			return 1
 		}
 		fmt.Fprintf(stdout, "ok: %s: tree %q, %s\n", path, tree.Name(), plural(tree.Len(), "node"))

@@ -47,3 +47,28 @@ func FuzzLoadB3(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadNodes checks that ReadNodes never panics, and that every type it
+// reads has a name and only named parameters.
+func FuzzReadNodes(f *testing.F) {
+	if data, err := os.ReadFile(filepath.Join("..", "..", "examples", "village", "palette.b3.json")); err == nil {
+		f.Add(data)
+	}
+	f.Add([]byte(`{"data": {"custom_nodes": [{"name": "A", "category": "action", "description": "Parameters: a (string, required), b. Takes other parameters too.", "properties": {"b": [1]}}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		infos, err := b3.ReadNodes(data)
+		if err != nil {
+			return
+		}
+		for _, info := range infos {
+			if info.Name == "" {
+				t.Fatalf("a type without a name: %+v", info)
+			}
+			for _, p := range info.Params {
+				if p.Name == "" {
+					t.Fatalf("type %q: a parameter without a name", info.Name)
+				}
+			}
+		}
+	})
+}

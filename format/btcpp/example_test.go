@@ -89,3 +89,33 @@ func ExampleLoad_lists() {
 	// Output:
 	// [dock gate tower] [1.5 2]
 }
+
+// ReadModels reads a palette back: the types a program declared, with
+// their parameters, for tools that check trees without the program.
+func ExampleReadModels() {
+	palette := []byte(`<root BTCPP_format="4">
+	  <TreeNodesModel>
+	    <Action ID="MoveTo">
+	      <input_port name="target" type="std::string">required</input_port>
+	      <input_port name="speed" type="double" default="1.5"/>
+	    </Action>
+	    <Condition ID="EnemyNear"/>
+	  </TreeNodesModel>
+	</root>`)
+	types, err := btcpp.ReadModels(palette)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, t := range types {
+		fmt.Println(t.Name, t.Category)
+		for _, p := range t.Params {
+			fmt.Printf("  %s %v required=%v default=%v\n", p.Name, p.Type, p.Required, p.Default)
+		}
+	}
+	// Output:
+	// MoveTo action
+	//   target string required=true default=<nil>
+	//   speed float64 required=false default=1.5
+	// EnemyNear condition
+}

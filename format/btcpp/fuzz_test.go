@@ -50,3 +50,32 @@ func FuzzLoadBTCPP(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadModels checks that ReadModels never panics, and that every type
+// it reads has a name and only named parameters.
+func FuzzReadModels(f *testing.F) {
+	for _, p := range []string{
+		filepath.Join("..", "..", "examples", "village", "palette.xml"),
+	} {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`<root><TreeNodesModel><Action ID="Go"><input_port name="d" type="std::vector&lt;int&gt;" default="1;2"/><inout_port name="b" type="bool" default="true">required; x</inout_port></Action><Condition ID="C"/></TreeNodesModel></root>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		infos, err := btcpp.ReadModels(data)
+		if err != nil {
+			return
+		}
+		for _, info := range infos {
+			if info.Name == "" {
+				t.Fatalf("a type without a name: %+v", info)
+			}
+			for _, p := range info.Params {
+				if p.Name == "" {
+					t.Fatalf("type %q: a parameter without a name", info.Name)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,114 @@
+package b3_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/format/b3"
+)
+
+// describeInfos writes type descriptions one per line, for comparisons:
+// "MoveTo action: target string required, speed float64 =1.5".
+func describeInfos(infos []arbor.TypeInfo) string {
+	var b strings.Builder
+	for _, info := range infos {
+		fmt.Fprintf(&b, "%s %v", info.Name, info.Category)
+		if info.Builtin {
+			b.WriteString(" builtin")
+		}
+		if info.AnyParams {
+			b.WriteString(" any")
+		}
+		for i, p := range info.Params {
+			sep := ", "
+			if i == 0 {
+				sep = ": "
+			}
+			fmt.Fprintf(&b, "%s%s %v", sep, p.Name, p.Type)
+			if p.Required {
+				b.WriteString(" required")
+			}
+			if p.Default != nil {
+				fmt.Fprintf(&b, " =%v", p.Default)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// What NodeExport writes, ReadNodes reads back: the program's types with
+// their categories and parameters (properties in the file's order, then
+// those only the description lists), required ones as the description
+// says, defaults from the properties; the Arbor built-ins it adds are
+// marked Builtin.
+func TestReadNodesReadsNodeExport(t *testing.T) {
+	_, data := nodeExport(t, paletteRegistry(t))
+	infos, err := b3.ReadNodes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var program []arbor.TypeInfo
+	for _, info := range infos {
+		if !info.Builtin {
+			program = append(program, info)
+		}
+	}
+	want := `Feel action any: zone <nil>
+MoveTo action: loud bool =false, pause float64 =0, speed float64 =1.5, target string required, waypoints []interface {} =[], anything <nil>
+Retry decorator: times float64 =3
+Tired condition
+Utility control: scores <nil>
+`
+	if got := describeInfos(program); got != want {
+		t.Errorf("ReadNodes(NodeExport(reg)):\n%s\nwant:\n%s", got, want)
+	}
+	if len(program) == len(infos) {
+		t.Error("the export's Arbor built-ins (Check, Parallel, ...) are not marked Builtin")
+	}
+}
+
+func TestReadNodes(t *testing.T) {
+	for _, tc := range []struct{ name, json, want string }{
+		{"a project's custom_nodes, as the editor writes them",
+			`{"name": "p", "data": {"version": "0.3.0", "scope": "project", "trees": [], "custom_nodes": [
+				{"version": "0.3.0", "scope": "node", "name": "Goto", "category": "action", "title": "Goto <target>", "description": "Walk there", "properties": {"target": "home", "run": false, "n": 2, "path": [1], "opts": {}, "x": null}},
+				{"name": "Seen", "category": "condition", "parameters": {"who": ""}},
+				{"name": "Odd", "category": "sorcery"}]}}`,
+			"Goto action: target string =home, run bool =false, n float64 =2, path []interface {} =[1], opts map[string]interface {} =map[], x <nil>\nSeen condition: who string =\nOdd none\n"},
+		{"a tree export's custom_nodes",
+			`{"version": "0.3.0", "scope": "tree", "custom_nodes": [{"name": "Hop", "category": "composite", "description": "Parameters: a (string, required, or a {key}), b (list of numbers, default [1,2]), c. Takes other parameters too.", "properties": {"b": [1, 2]}}]}`,
+			"Hop control any: b []interface {} =[1 2], a <nil> required, c <nil>\n"},
+		{"no custom_nodes", `{"scope": "tree", "nodes": {}}`, ""},
+		{"a description in other words", `[{"scope": "node", "name": "A", "category": "action", "description": "Parameters: walk (fast) now, please."}]`, "A action\n"},
+	} {
+		infos, err := b3.ReadNodes([]byte(tc.json))
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got := describeInfos(infos); got != tc.want {
+			t.Errorf("%s:\n%s\nwant:\n%s", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestReadNodesErrors(t *testing.T) {
+	for _, tc := range []struct{ name, json, want string }{
+		{"not JSON", `<root/>`, "behavior3 nodes: "},
+		{"a number", `3`, "want a node export (a list of node definitions) or a file with custom_nodes, got the number 3"},
+		{"custom_nodes not a list", `{"custom_nodes": {}}`, "got an object"},
+		{"a definition not an object", `[1]`, "[0] (line 1): a node definition must be an object"},
+		{"no name", `[{"category": "action"}]`, "a node definition needs a name"},
+		{"twice", `[{"name": "A"},
+{"name": "A"}]`, `[1] (line 2): node type "A" is defined twice`},
+		{"properties not an object", `[{"name": "A", "properties": [1]}]`, `node type "A": properties must be an object, got a list`},
+	} {
+		_, err := b3.ReadNodes([]byte(tc.json))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v; want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}

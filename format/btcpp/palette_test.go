@@ -1,0 +1,118 @@
+package btcpp_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/format/btcpp"
+)
+
+// describeInfos writes type descriptions one per line, for comparisons:
+// "MoveTo action: target string required, speed float64 =1.5".
+func describeInfos(infos []arbor.TypeInfo) string {
+	var b strings.Builder
+	for _, info := range infos {
+		fmt.Fprintf(&b, "%s %v", info.Name, info.Category)
+		if info.Builtin {
+			b.WriteString(" builtin")
+		}
+		if info.AnyParams {
+			b.WriteString(" any")
+		}
+		for i, p := range info.Params {
+			sep := ", "
+			if i == 0 {
+				sep = ": "
+			}
+			fmt.Fprintf(&b, "%s%s %v", sep, p.Name, p.Type)
+			if p.Required {
+				b.WriteString(" required")
+			}
+			if p.Default != nil {
+				fmt.Fprintf(&b, " =%v", p.Default)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// What Models writes, ReadModels reads back: each program type's category,
+// its parameters (in the file's order: Models sorts them), their types as the ports' C++ types read,
+// whether they are required, and their defaults.
+func TestReadModelsReadsModels(t *testing.T) {
+	data, err := btcpp.Models(paletteRegistry(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	infos, err := btcpp.ReadModels(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var program []arbor.TypeInfo
+	for _, info := range infos {
+		if !info.Builtin {
+			program = append(program, info)
+		}
+	}
+	want := `Feel action: zone <nil>
+MoveTo action: anything <nil>, count int64 =3, flags []bool, loud bool, max uint64, mode string =walk, opts <nil>, pause float64 =250, speed float64 =1.5, speeds []float64, target string required, waypoints []string
+Near condition: range float64
+Retry decorator: times int64 =3
+Tired condition
+Utility control: scores <nil>
+`
+	if got := describeInfos(program); got != want {
+		t.Errorf("ReadModels(Models(reg)):\n%s\nwant:\n%s", got, want)
+	}
+	if len(program) == len(infos) {
+		t.Error("the palette's Arbor built-ins (Check, Cooldown, ...) are not marked Builtin")
+	}
+}
+
+func TestReadModels(t *testing.T) {
+	for _, tc := range []struct {
+		name, xml, want string
+	}{
+		{"a tree file's model, in file order, SubTree models skipped",
+			`<root BTCPP_format="4"><BehaviorTree ID="M"><Go/></BehaviorTree><TreeNodesModel>
+			<Action ID="Go"><input_port name="to" type="std::string"/><output_port name="eta" type="double"/><inout_port name="n" type="int" default="2"/></Action>
+			<SubTree ID="M"/>
+			<Condition ID="Far"><input_port name="d" type="std::vector&lt;int, std::allocator&lt;int&gt; &gt;" default="1;2"/></Condition>
+			<Control ID="Ring"/><Decorator ID="Twice"><input_port name="on" type="bool" default="true"/><input_port name="pose" type="Pose2D"/></Decorator>
+			<Metadata/></TreeNodesModel></root>`,
+			"Go action: to string, eta float64, n int64 =2\nFar condition: d []float64 =[1 2]\nRing control\nTwice decorator: on bool =true, pose <nil>\n"},
+		{"a required port has no default", `<root><TreeNodesModel><Action ID="A"><input_port name="p" type="double" default="2">required</input_port></Action></TreeNodesModel></root>`,
+			"A action: p float64 required\n"},
+		{"no model", `<root BTCPP_format="4"><BehaviorTree ID="M"><A/></BehaviorTree></root>`, ""},
+	} {
+		infos, err := btcpp.ReadModels([]byte(tc.xml))
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got := describeInfos(infos); got != tc.want {
+			t.Errorf("%s:\n%s\nwant:\n%s", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestReadModelsErrors(t *testing.T) {
+	for _, tc := range []struct{ name, xml, want string }{
+		{"not XML", `{"type": "Sequence"}`, "BT.CPP models: "},
+		{"not a root", `<BehaviorTree ID="M"/>`, "line 1: the document element is <BehaviorTree>, want <root>"},
+		{"no ID", `<root><TreeNodesModel>
+<Action/></TreeNodesModel></root>`, "line 2: a <Action> model needs an ID attribute"},
+		{"a port without name", `<root><TreeNodesModel><Action ID="A"><input_port type="int"/></Action></TreeNodesModel></root>`, `a <input_port> of model "A" needs a name`},
+		{"a bad default", `<root><TreeNodesModel><Action ID="A"><input_port name="n" type="int" default="many"/></Action></TreeNodesModel></root>`, `model "A": the default of port "n": want a number, got "many"`},
+		{"twice", `<root><TreeNodesModel><Action ID="A"/>
+<Condition ID="A"/></TreeNodesModel></root>`, `line 2: node type "A" is declared twice (also at line 1)`},
+	} {
+		_, err := btcpp.ReadModels([]byte(tc.xml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v; want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}

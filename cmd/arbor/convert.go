@@ -37,8 +37,10 @@ func cmdConvert(args []string, stdout, stderr io.Writer) int {
 	names := strings.Join(format.Names(), ", ")
 	from := fs.String("from", "", "input format: "+names+" (default: from the file)")
 	to := fs.String("to", "", "output format: "+names+" (default: from OUT's extension)")
+	var palettes typesFlags
+	fs.Var(&palettes, "types", "a palette `FILE` declaring the program's node types (as for validate; repeatable): their categories, for the types IN does not declare (a native file declares none), so that a condition is written as one")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), `usage: arbor convert IN OUT [-from F] [-to F]
+		fmt.Fprintln(fs.Output(), `usage: arbor convert IN OUT [-from F] [-to F] [-types PALETTE]
 
 Converts a tree file between formats: arbor (native JSON/YAML), b3 (Behavior3
 editor JSON) and btcpp (BehaviorTree.CPP v4 XML, Groot2). Formats come from the
@@ -57,6 +59,10 @@ standard output (-to required).`)
 	doc, err := loadTreeFile(in, *from)
 	if err != nil {
 		printErrors(stderr, err)
+		return 1
+	}
+	if err := declareCategories(doc, palettes); err != nil {
+		fmt.Fprintf(stderr, "arbor convert: %v\n", err)
 		return 1
 	}
 	if hasMachines(in) {

@@ -44,7 +44,7 @@ commands:
                            tick a tree of built-in (and mocked) nodes and print each tick's status
   bench [-workload guard|wide] [-agents N] [-ticks T] [-workers W] [-runs R] [-trees DIR] [-json]
                            compare Arbor with hand-written Go on a standard workload
-  convert IN OUT [-from F] [-to F]
+  convert IN OUT [-from F] [-to F] [-types PALETTE]
                            convert a tree file between arbor, b3 (Behavior3) and btcpp (BT.CPP XML)
   render FILE [-format dot|mermaid|ascii] [-from F]
                            draw the trees of a tree file (any format)

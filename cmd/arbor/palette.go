@@ -226,3 +226,27 @@ func describeValue(v any) string {
 	}
 	return fmt.Sprintf("%v", v)
 }
+
+// declareCategories adds to doc.Categories the categories the palettes
+// give the program types doc does not declare itself, for the exporters.
+func declareCategories(doc *arbor.Document, paths []string) error {
+	for _, path := range paths {
+		infos, err := format.ReadPalette(path)
+		if err != nil {
+			return err
+		}
+		for _, info := range infos {
+			if info.Builtin || info.Category == arbor.CategoryNone {
+				continue
+			}
+			if _, declared := doc.Categories[info.Name]; declared {
+				continue
+			}
+			if doc.Categories == nil {
+				doc.Categories = map[string]arbor.Category{}
+			}
+			doc.Categories[info.Name] = info.Category
+		}
+	}
+	return nil
+}

@@ -177,3 +177,29 @@ func TestRunTypes(t *testing.T) {
 		t.Errorf("arbor test of the recording: exit %d\n%s", code, out)
 	}
 }
+
+// convert -types gives the exporters the categories of the program types
+// a native file cannot declare: a condition is written as a <Condition>.
+func TestConvertTypes(t *testing.T) {
+	dir := t.TempDir()
+	palette := writeFile(t, dir, "palette.xml", paletteXML)
+	tree := writeFile(t, dir, "tree.yaml", "type: Sequence\nchildren:\n  - {type: Sees, what: orc}\n  - {type: MoveTo, target: well}\n")
+	out, errOut, code := runCLI(t, "convert", tree, "-", "-to", "btcpp")
+	if code != 0 || !strings.Contains(out, `<Action ID="Sees">`) {
+		t.Fatalf("without -types: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	out, errOut, code = runCLI(t, "convert", "-types", palette, tree, "-", "-to", "btcpp")
+	if code != 0 || !strings.Contains(out, `<Condition ID="Sees">`) || !strings.Contains(out, `<Action ID="MoveTo">`) {
+		t.Errorf("with -types: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	// What the file declares wins over the palette.
+	declared := writeFile(t, dir, "declared.xml", `<root BTCPP_format="4"><BehaviorTree ID="M"><Sequence><Sees/></Sequence></BehaviorTree>
+<TreeNodesModel><Action ID="Sees"/></TreeNodesModel></root>`)
+	out, _, _ = runCLI(t, "convert", "-types", palette, declared, "-", "-to", "btcpp")
+	if !strings.Contains(out, `<Action ID="Sees"`) {
+		t.Errorf("the file's own model: stdout:\n%s", out)
+	}
+	if _, errOut, code := runCLI(t, "convert", "-types", tree, tree, "-", "-to", "btcpp"); code != 1 || !strings.Contains(errOut, "not a palette") {
+		t.Errorf("a tree as palette: exit %d, stderr %q", code, errOut)
+	}
+}

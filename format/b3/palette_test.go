@@ -1,43 +1,12 @@
 package b3_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format/b3"
+	"github.com/arborbt/arbor/format/internal/formattest"
 )
-
-// describeInfos writes type descriptions one per line, for comparisons:
-// "MoveTo action: target string required, speed float64 =1.5".
-func describeInfos(infos []arbor.TypeInfo) string {
-	var b strings.Builder
-	for _, info := range infos {
-		fmt.Fprintf(&b, "%s %v", info.Name, info.Category)
-		if info.Builtin {
-			b.WriteString(" builtin")
-		}
-		if info.AnyParams {
-			b.WriteString(" any")
-		}
-		for i, p := range info.Params {
-			sep := ", "
-			if i == 0 {
-				sep = ": "
-			}
-			fmt.Fprintf(&b, "%s%s %v", sep, p.Name, p.Type)
-			if p.Required {
-				b.WriteString(" required")
-			}
-			if p.Default != nil {
-				fmt.Fprintf(&b, " =%v", p.Default)
-			}
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}
 
 // What NodeExport writes, ReadNodes reads back: the program's types with
 // their categories and parameters (properties in the file's order, then
@@ -50,19 +19,14 @@ func TestReadNodesReadsNodeExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var program []arbor.TypeInfo
-	for _, info := range infos {
-		if !info.Builtin {
-			program = append(program, info)
-		}
-	}
+	program := formattest.ProgramTypes(infos)
 	want := `Feel action any: zone <nil>
 MoveTo action: loud bool =false, pause float64 =0, speed float64 =1.5, target string required, waypoints []interface {} =[], anything <nil>
 Retry decorator: times float64 =3
 Tired condition
 Utility control: scores <nil>
 `
-	if got := describeInfos(program); got != want {
+	if got := formattest.Types(program); got != want {
 		t.Errorf("ReadNodes(NodeExport(reg)):\n%s\nwant:\n%s", got, want)
 	}
 	if len(program) == len(infos) {
@@ -89,7 +53,7 @@ func TestReadNodes(t *testing.T) {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
-		if got := describeInfos(infos); got != tc.want {
+		if got := formattest.Types(infos); got != tc.want {
 			t.Errorf("%s:\n%s\nwant:\n%s", tc.name, got, tc.want)
 		}
 	}

@@ -67,15 +67,6 @@ func FuzzReadModels(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, info := range infos {
-			if info.Name == "" {
-				t.Fatalf("a type without a name: %+v", info)
-			}
-			for _, p := range info.Params {
-				if p.Name == "" {
-					t.Fatalf("type %q: a parameter without a name", info.Name)
-				}
-			}
-		}
+		formattest.CheckNamed(t, infos)
 	})
 }

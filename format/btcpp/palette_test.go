@@ -1,43 +1,12 @@
 package btcpp_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/arborbt/arbor"
 	"github.com/arborbt/arbor/format/btcpp"
+	"github.com/arborbt/arbor/format/internal/formattest"
 )
-
-// describeInfos writes type descriptions one per line, for comparisons:
-// "MoveTo action: target string required, speed float64 =1.5".
-func describeInfos(infos []arbor.TypeInfo) string {
-	var b strings.Builder
-	for _, info := range infos {
-		fmt.Fprintf(&b, "%s %v", info.Name, info.Category)
-		if info.Builtin {
-			b.WriteString(" builtin")
-		}
-		if info.AnyParams {
-			b.WriteString(" any")
-		}
-		for i, p := range info.Params {
-			sep := ", "
-			if i == 0 {
-				sep = ": "
-			}
-			fmt.Fprintf(&b, "%s%s %v", sep, p.Name, p.Type)
-			if p.Required {
-				b.WriteString(" required")
-			}
-			if p.Default != nil {
-				fmt.Fprintf(&b, " =%v", p.Default)
-			}
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}
 
 // What Models writes, ReadModels reads back: each program type's category,
 // its parameters (in the file's order: Models sorts them), their types as the ports' C++ types read,
@@ -51,12 +20,7 @@ func TestReadModelsReadsModels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var program []arbor.TypeInfo
-	for _, info := range infos {
-		if !info.Builtin {
-			program = append(program, info)
-		}
-	}
+	program := formattest.ProgramTypes(infos)
 	want := `Feel action: zone <nil>
 MoveTo action: anything <nil>, count int64 =3, flags []bool, loud bool, max uint64, mode string =walk, opts <nil>, pause float64 =250, speed float64 =1.5, speeds []float64, target string required, waypoints []string
 Near condition: range float64
@@ -64,7 +28,7 @@ Retry decorator: times int64 =3
 Tired condition
 Utility control: scores <nil>
 `
-	if got := describeInfos(program); got != want {
+	if got := formattest.Types(program); got != want {
 		t.Errorf("ReadModels(Models(reg)):\n%s\nwant:\n%s", got, want)
 	}
 	if len(program) == len(infos) {
@@ -93,7 +57,7 @@ func TestReadModels(t *testing.T) {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
 		}
-		if got := describeInfos(infos); got != tc.want {
+		if got := formattest.Types(infos); got != tc.want {
 			t.Errorf("%s:\n%s\nwant:\n%s", tc.name, got, tc.want)
 		}
 	}

@@ -3,6 +3,7 @@ package arbor
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/arborbt/arbor/internal/nodesrc"
@@ -130,7 +131,7 @@ func decodeDocumentDepth(v *rawdoc.Value, maxDepth int) (*Document, error) {
 	if v.Get("type") != nil {
 		// A bare node: its duplicate keys are the node's, reported with its path.
 		doc.Main = BareTreeName
-		doc.Trees[BareTreeName] = d.node(v, "trees."+BareTreeName, 1)
+		doc.Trees[BareTreeName] = d.node(bareNode(v, el), "trees."+BareTreeName, 1)
 		return doc, el.err()
 	}
 	for _, d := range v.Dups {
@@ -139,10 +140,7 @@ func decodeDocumentDepth(v *rawdoc.Value, maxDepth int) (*Document, error) {
 	for _, f := range v.Fields {
 		switch f.Key {
 		case "format":
-			s := f.Val.Str
-			if f.Val.Kind != rawdoc.String || !(s == "arbor/1" || strings.HasPrefix(s, "arbor/1.")) {
-				el.add("format", "", f.Line, "unsupported format %s (this version reads \"arbor/1\")", f.Val.Describe())
-			}
+			checkFormat(f, el)
 		case "main":
 			if f.Val.Kind != rawdoc.String {
 				el.add("main", "", f.Line, "main must be a tree name (a string), got %s", f.Val.Describe())
@@ -172,6 +170,33 @@ func decodeDocumentDepth(v *rawdoc.Value, maxDepth int) (*Document, error) {
 		el.add("trees", "", v.Line, "the document has no trees (and no root node \"type\")")
 	}
 	return doc, el.err()
+}
+
+// checkFormat checks a document's "format" member: "arbor/1", or a minor
+// version of it.
+func checkFormat(f rawdoc.Field, el *errList) {
+	s := f.Val.Str
+	if f.Val.Kind != rawdoc.String || !(s == "arbor/1" || strings.HasPrefix(s, "arbor/1.")) {
+		el.add("format", "", f.Line, "unsupported format %s (this version reads \"arbor/1\")", f.Val.Describe())
+	}
+}
+
+// bareNode returns the root node of a document written as a bare node,
+// without the document's "format" member when it has one: a "format"
+// whose value is a string beginning with "arbor/" is the document's
+// version (checked here), as in a document with trees; any other "format"
+// is a parameter of the node.
+func bareNode(v *rawdoc.Value, el *errList) *rawdoc.Value {
+	for i, f := range v.Fields {
+		if f.Key != "format" || f.Val.Kind != rawdoc.String || !strings.HasPrefix(f.Val.Str, "arbor/") {
+			continue
+		}
+		checkFormat(f, el)
+		node := *v
+		node.Fields = append(slices.Clip(v.Fields[:i]), v.Fields[i+1:]...)
+		return &node
+	}
+	return v
 }
 
 // node converts one node object at the given nesting depth.

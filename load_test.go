@@ -431,6 +431,8 @@ func TestLoadDocumentStructure(t *testing.T) {
 			want: []string{"trees.A"}},
 		{name: "format of an unknown major version in YAML", yaml: true, src: "format: arbor/2\ntrees:\n  A: {type: Success}\n",
 			want: []string{"format"}},
+		{name: "format of an unknown major version on a bare node", src: `{"format": "arbor/2", "type": "Success"}`,
+			want: []string{"format", "arbor/2"}},
 	})
 	good := []struct {
 		name string
@@ -446,6 +448,10 @@ func TestLoadDocumentStructure(t *testing.T) {
 		{"a bare node document", `{"type": "Sequence", "children": [{"type": "Set", "key": "k", "value": 1}, {"type": "Check", "key": "k", "op": "==", "value": 1}]}`, false, arbor.Success},
 		{"a bare node document in YAML", "type: Sequence\nchildren:\n  - {type: Set, key: k, value: 1}\n  - {type: Check, key: k, op: '==', value: 1}\n", true, arbor.Success},
 		{"a bare leaf document", `{"type": "Failure"}`, false, arbor.Failure},
+		// The document's format on a bare node is the document's, not a
+		// parameter of the node (Failure takes none).
+		{"a bare node document with a format", `{"format": "arbor/1", "type": "Failure"}`, false, arbor.Failure},
+		{"a bare node document with a format in YAML", "format: arbor/1.2\ntype: Failure\n", true, arbor.Failure},
 	}
 	for _, c := range good {
 		t.Run(c.name, func(t *testing.T) {

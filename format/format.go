@@ -14,11 +14,13 @@
 //
 // Importing the package (even blank) registers "b3" and "btcpp" as
 // scenario tree formats, so that scenario files may name treeFile with
-// treeFormat b3 or btcpp.
+// treeFormat b3 or btcpp, or hold such a tree inline (a Behavior3 export
+// as an object, BT.CPP XML as a string).
 package format
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,6 +47,25 @@ func Names() []string { return []string{Arbor, B3, BTCPP} }
 func init() {
 	scenario.AddTreeFormat(B3, b3.LoadFile)
 	scenario.AddTreeFormat(BTCPP, btcpp.LoadFile)
+	// A scenario's inline tree: a Behavior3 export as a JSON object, BT.CPP
+	// XML as a string (includes relative to the scenario file).
+	scenario.AddInlineTreeFormat(B3, func(data []byte, _ string) (*arbor.Document, error) {
+		doc, err := b3.Load(data)
+		if err != nil {
+			return nil, fmt.Errorf("tree: %w", err)
+		}
+		return doc, nil
+	})
+	scenario.AddInlineTreeFormat(BTCPP, func(data []byte, dir string) (*arbor.Document, error) {
+		if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+			return nil, errors.New("tree: treeFormat btcpp reads XML: write tree as a string holding the XML, or name the XML file with treeFile")
+		}
+		doc, err := btcpp.LoadWith(data, btcpp.Options{Dir: dir})
+		if err != nil {
+			return nil, fmt.Errorf("tree: %w", err)
+		}
+		return doc, nil
+	})
 }
 
 func checkName(name string) error {

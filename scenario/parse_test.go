@@ -153,3 +153,40 @@ func TestCollectSkipsNodeExports(t *testing.T) {
 		t.Errorf("Collect = %v, want %v", got, want)
 	}
 }
+
+// treeFormat applies to an inline tree too: a format the scenario package
+// does not know is an error there as it is for treeFile (it was ignored,
+// the tree read as native), and a string tree needs a treeFormat that
+// reads one. (Package format adds b3 and btcpp inline trees; the
+// testdata/formats suites run them.)
+func TestInlineTreeFormat(t *testing.T) {
+	for _, c := range []struct{ doc, parseErr, loadErr string }{
+		{doc: `{"name": "a", "tree": {"type": "Success"}, "treeFormat": "bogus", "ticks": [{"status": "success"}]}`,
+			loadErr: `treeFormat "bogus" is not supported`},
+		{doc: `{"name": "a", "tree": "<root/>", "ticks": []}`,
+			parseErr: "line 1: tree must be a tree document or a root node (a string holds a tree of another treeFormat"},
+		{doc: `{"name": "a", "tree": "<root/>", "treeFormat": "arbor", "ticks": []}`,
+			parseErr: "tree must be a tree document or a root node"},
+		{doc: `{"name": "a", "tree": 5, "ticks": []}`,
+			parseErr: "tree must be a tree document or a root node"},
+		{doc: `{"name": "a", "tree": {"type": "Success"}, "treeFormat": "arbor", "ticks": [{"status": "success"}]}`},
+	} {
+		list, err := scenario.Parse([]byte(c.doc), false, "s.json")
+		if c.parseErr != "" {
+			if err == nil || !strings.Contains(err.Error(), c.parseErr) {
+				t.Errorf("%s: parse error %v, want %q", c.doc, err, c.parseErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.doc, err)
+		}
+		res := list[0].Run()
+		switch {
+		case c.loadErr == "" && !res.Passed:
+			t.Errorf("%s: %s", c.doc, res.Failure)
+		case c.loadErr != "" && (res.Passed || !strings.Contains(res.Failure, c.loadErr)):
+			t.Errorf("%s: %+v, want a failure saying %q", c.doc, res, c.loadErr)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -127,10 +129,7 @@ func (s *Scenario) load(rec *recorder) (*arbor.Tree, error) {
 	}
 	var doc *arbor.Document
 	if s.tree != nil {
-		var d any
-		if d, err = rawdoc.DecodeTree(s.tree); err == nil {
-			doc = d.(*arbor.Document)
-		}
+		doc, err = s.inlineTree()
 	} else {
 		path := s.TreeFile
 		if !filepath.IsAbs(path) {
@@ -155,6 +154,92 @@ func (s *Scenario) load(rec *recorder) (*arbor.Tree, error) {
 		return nil, err
 	}
 	return arbor.Compile(doc, reg)
+}
+
+// inlineTree decodes the scenario's tree: a native document, or one of
+// the treeFormat added by AddInlineTreeFormat.
+func (s *Scenario) inlineTree() (*arbor.Document, error) {
+	switch s.TreeFormat {
+	case "", "arbor":
+		d, err := rawdoc.DecodeTree(s.tree)
+		if err != nil {
+			return nil, err
+		}
+		return d.(*arbor.Document), nil
+	}
+	load, ok := inlineLoaders[s.TreeFormat]
+	if !ok {
+		if _, known := loaders[s.TreeFormat]; known {
+			return nil, fmt.Errorf("treeFormat %q is read from a treeFile only, not from an inline tree", s.TreeFormat)
+		}
+		return nil, fmt.Errorf("treeFormat %q is not supported (arbor, or one added by a format package)", s.TreeFormat)
+	}
+	var data []byte
+	if s.tree.Kind == rawdoc.String {
+		data = []byte(s.tree.Str)
+	} else {
+		// Duplicate keys vanish from the JSON text: report them here.
+		if d := rawdoc.FirstDuplicate(s.tree); d != nil {
+			return nil, rawdoc.DuplicateError(d)
+		}
+		data = jsonText(s.tree)
+	}
+	return load(data, filepath.Dir(s.File))
+}
+
+// jsonText writes v as JSON text in which every value and key is on the
+// line it has in the scenario file, so that the format's messages give
+// the scenario file's lines. Numbers JSON cannot write (YAML's .inf and
+// .nan) are written as they are, for the format's parser to refuse.
+func jsonText(v *rawdoc.Value) []byte {
+	var b bytes.Buffer
+	line := 1
+	to := func(l int) {
+		for ; line < l; line++ {
+			b.WriteByte('\n')
+		}
+	}
+	quote := func(s string) {
+		q, _ := json.Marshal(s) // a string always marshals
+		b.Write(q)
+	}
+	var write func(v *rawdoc.Value)
+	write = func(v *rawdoc.Value) {
+		to(v.Line)
+		switch v.Kind {
+		case rawdoc.Object:
+			b.WriteByte('{')
+			for i, f := range v.Fields {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				to(f.Line)
+				quote(f.Key)
+				b.WriteByte(':')
+				write(f.Val)
+			}
+			b.WriteByte('}')
+		case rawdoc.List:
+			b.WriteByte('[')
+			for i, e := range v.List {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				write(e)
+			}
+			b.WriteByte(']')
+		case rawdoc.String:
+			quote(v.Str)
+		case rawdoc.Number:
+			b.WriteString(strconv.FormatFloat(v.Num, 'g', -1, 64))
+		case rawdoc.Bool:
+			b.WriteString(strconv.FormatBool(v.Bool))
+		default:
+			b.WriteString("null")
+		}
+	}
+	write(v)
+	return b.Bytes()
 }
 
 var formatTitles = map[string]string{"b3": "Behavior3 editor JSON", "btcpp": "BehaviorTree.CPP XML"}

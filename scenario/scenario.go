@@ -11,6 +11,10 @@
 //     null is not checked), as JSON writers often spell an unset field.
 //   - YAML files may use anchors, aliases and merge keys (<<); unquoted
 //     dates are strings, as they would be in JSON.
+//   - treeFormat applies to an inline tree too, when a format package
+//     added it with AddInlineTreeFormat (package format adds b3, a
+//     Behavior3 export written as an object, and btcpp, the XML written
+//     as a string); any other treeFormat with tree is an error.
 package scenario
 
 import (
@@ -32,9 +36,9 @@ type Scenario struct {
 	Description string
 	File        string // the file it was read from
 
-	tree       *rawdoc.Value // inline tree document
+	tree       *rawdoc.Value // inline tree: a native document, or another treeFormat's (see AddInlineTreeFormat)
 	TreeFile   string        // path relative to File
-	TreeFormat string        // "arbor" (default), "b3" or "btcpp"
+	TreeFormat string        // "arbor" (default), "b3" or "btcpp"; for treeFile, and for an inline tree
 
 	LoadError    string // expected load error text; "" when the tree must load
 	hasLoadError bool
@@ -76,6 +80,21 @@ var loaders = map[string]TreeLoader{}
 // AddTreeFormat makes treeFormat name loadable through loader. Format
 // packages call it so that scenario files can use their files.
 func AddTreeFormat(name string, loader TreeLoader) { loaders[name] = loader }
+
+// InlineTreeLoader loads a tree of a non-native format written inside a
+// scenario file ("tree" with a treeFormat): data is the JSON text of the
+// tree when it is an object (a Behavior3 export), the text itself when it
+// is a string (BT.CPP XML); dir is the scenario file's directory, which
+// relative paths in the tree (includes) start from.
+type InlineTreeLoader func(data []byte, dir string) (*arbor.Document, error)
+
+// inlineLoaders holds the formats a scenario may write inline.
+var inlineLoaders = map[string]InlineTreeLoader{}
+
+// AddInlineTreeFormat makes treeFormat name readable from a scenario's
+// "tree" through loader (without it, treeFormat name is for treeFile
+// only). Format packages call it.
+func AddInlineTreeFormat(name string, loader InlineTreeLoader) { inlineLoaders[name] = loader }
 
 // ParseFile reads the scenarios of one file.
 func ParseFile(path string) ([]*Scenario, error) {
@@ -168,7 +187,9 @@ func parseScenario(v *rawdoc.Value, file string) (*Scenario, error) {
 			s.Description, err = str(val, "description")
 		case "comment":
 		case "tree":
-			if val.Kind != rawdoc.Object {
+			// A string holds a tree of another treeFormat (checked below,
+			// treeFormat may come later).
+			if val.Kind != rawdoc.Object && val.Kind != rawdoc.String {
 				err = errAt(val, "tree must be a tree document or a root node")
 			}
 			s.tree = val
@@ -219,6 +240,8 @@ func parseScenario(v *rawdoc.Value, file string) (*Scenario, error) {
 		return nil, fmt.Errorf("scenario %q: has both loadError and ticks", s.Name)
 	case s.hasHaltTrace && !s.Halt:
 		return nil, fmt.Errorf("scenario %q: haltTrace needs \"halt\": true", s.Name)
+	case s.tree != nil && s.tree.Kind == rawdoc.String && (s.TreeFormat == "" || s.TreeFormat == "arbor"):
+		return nil, errAt(s.tree, "tree must be a tree document or a root node (a string holds a tree of another treeFormat, such as btcpp XML)")
 	}
 	ticks := 0
 	for _, st := range s.Steps {

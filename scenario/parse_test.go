@@ -190,3 +190,29 @@ func TestInlineTreeFormat(t *testing.T) {
 		}
 	}
 }
+
+// A file with a list of scenarios may name and describe the suite; other
+// keys beside the list are still errors.
+func TestParseSuiteKeys(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		yaml bool
+		n    int
+		err  string
+	}{
+		{doc: `{"name": "suite", "description": "d", "comment": "c", "scenarios": [{"name": "a", "tree": {"type": "Success"}}, {"name": "b", "tree": {"type": "Failure"}}]}`, n: 2},
+		{doc: "description: the suite\nscenarios:\n  - {name: a, tree: {type: Success}}\n", yaml: true, n: 1},
+		{doc: `{"scenarios": [{"name": "a", "tree": {"type": "Success"}}], "ticks": []}`, err: `line 1: unknown key "ticks" beside "scenarios"`},
+		{doc: `{"scenarios": [{"name": "a", "tree": {"type": "Success"}}], "name": 5}`, err: "name must be a string"},
+	} {
+		list, err := scenario.Parse([]byte(c.doc), c.yaml, "s.json")
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want %q", c.doc, err, c.err)
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.doc, err)
+		case c.err == "" && len(list) != c.n:
+			t.Errorf("%s: %d scenarios, want %d", c.doc, len(list), c.n)
+		}
+	}
+}

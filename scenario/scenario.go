@@ -11,6 +11,8 @@
 //     null is not checked), as JSON writers often spell an unset field.
 //   - YAML files may use anchors, aliases and merge keys (<<); unquoted
 //     dates are strings, as they would be in JSON.
+//   - A file with "scenarios" may also have "name", "description" and
+//     "comment" (strings, for readers).
 //   - treeFormat applies to an inline tree too, when a format package
 //     added it with AddInlineTreeFormat (package format adds b3, a
 //     Behavior3 export written as an object, and btcpp, the XML written
@@ -131,8 +133,18 @@ func Parse(data []byte, yaml bool, file string) ([]*Scenario, error) {
 		return nil, rawdoc.DuplicateError(d)
 	}
 	if list := v.Get("scenarios"); list != nil {
-		if len(v.Fields) != 1 {
-			return nil, fmt.Errorf("line %d: a file with \"scenarios\" has no other keys", v.Line)
+		// Beside the list, the suite may have a name, a description and a
+		// comment (text for readers).
+		for _, f := range v.Fields {
+			switch f.Key {
+			case "scenarios":
+			case "name", "description", "comment":
+				if f.Val.Kind != rawdoc.String && f.Val.Kind != rawdoc.Null {
+					return nil, errAt(f.Val, "%s must be a string", f.Key)
+				}
+			default:
+				return nil, errAt(f.Val, "unknown key %q beside \"scenarios\" (a file with a list of scenarios may also have name, description and comment)", f.Key)
+			}
 		}
 		if list.Kind != rawdoc.List {
 			return nil, fmt.Errorf("line %d: scenarios must be a list", list.Line)

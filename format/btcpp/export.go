@@ -327,10 +327,15 @@ func integral(v any) bool {
 	return ok && f == math.Trunc(f) && math.Abs(f) < 1<<53
 }
 
-// setBlackboardForm reports whether a Set is written as SetBlackboard.
+// setBlackboardForm reports whether a Set is written as SetBlackboard
+// (or UnsetBlackboard): it has a key and a value (the ports those require;
+// a Set lacking one, which does not compile, keeps its Arbor name and
+// loads back as it was) and no ttlMs.
 func setBlackboardForm(n *arbor.Node) bool {
 	_, ttl := n.Params["ttlMs"]
-	return !ttl
+	_, key := n.Params["key"]
+	_, value := n.Params["value"]
+	return !ttl && key && value
 }
 
 func (x *exporter) writeModels() {

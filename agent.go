@@ -344,10 +344,10 @@ func (a *Agent) Tick(now time.Duration) Status {
 	var s Status
 	if n := &a.tree.nodes[0]; n.kr != nil && n.guard < 0 && a.tracer == nil {
 		// A sequence or selector root without guard: tickNode's work for
-		// it, written out (as composite does for such children).
+		// it, written out (as walk does for such children).
 		st := &a.st[0]
 		starting := *st&stRunning == 0
-		if s = a.composite(n, starting, 0); s == Running {
+		if s = a.walk(n, starting); s == Running {
 			*st |= stRunning
 		} else {
 			*st &^= stRunning

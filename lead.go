@@ -25,7 +25,7 @@ import "math"
 // no side effect and nothing ran in between. The one sibling that may be
 // running (the composite's current child) is not skipped.
 //
-// The loop itself is in tick.go (composite).
+// The loop itself is in plan.go (walk).
 
 // leadCheck is a plain Check compared on the fast path. The operator is
 // compiled to an interval: the Check holds when lo ≤ x ≤ hi, negated for
@@ -128,6 +128,12 @@ func (t *Tree) compileLeads(i int32, guarded bool) {
 	default:
 		return
 	}
+	switch n.kind {
+	case kReactiveSequence, kReactiveSelector:
+		n.loop = loopReactive
+	case kSequenceWithMemory:
+		n.loop = loopMemory
+	}
 	n.kr = make([]kidRef, len(n.kids))
 	for k, c := range n.kids {
 		ref := &n.kr[k]
@@ -162,15 +168,19 @@ func (t *Tree) compileLeads(i int32, guarded bool) {
 }
 
 // linkKids points the kidRefs at their nodes, once the node array is
-// complete.
+// complete, and a composite child (comp) back at its parent (plan.go).
 func (t *Tree) linkKids() {
 	for i := range t.nodes {
+		t.nodes[i].at = int32(i)
 		for k := range t.nodes[i].kr {
 			ref := &t.nodes[i].kr[k]
 			n := &t.nodes[ref.node]
 			ref.n = n
 			ref.act = (n.kind == kAction || n.kind == kCondition) && n.guard < 0 && n.cb&(hasStart|hasEnd) == 0 && !n.ends
 			ref.comp = n.kr != nil && n.guard < 0
+			if ref.comp {
+				n.up, n.pos = &t.nodes[i], int32(k)
+			}
 		}
 	}
 }

@@ -25,7 +25,11 @@ func (a *Agent) tickNode(i int32, n *node) Status {
 	var s Status
 	switch n.kind {
 	case kSequence, kSequenceWithMemory, kSelector, kReactiveSequence, kReactiveSelector:
-		s = a.composite(n, starting, 0)
+		if a.tracer == nil {
+			s = a.walk(n, starting)
+		} else {
+			s = a.composite(n, starting)
+		}
 	case kAction:
 		if n.cb&(hasStart|hasEnd) == 0 && !a.watched {
 			// The common action: no start or end callback, no watchdog.
@@ -258,119 +262,23 @@ func (a *Agent) other(i int32, n *node, starting bool) (s Status) {
 	return s
 }
 
-// composite ticks the sequences, selectors and reactive composites: the
-// children in order while they return cont (Success for sequences,
-// Failure for selectors). Sequence and Selector resume at the running
-// child (SequenceWithMemory, when it starts, where it failed last);
-// ReactiveSequence and ReactiveSelector start from the first child on
-// every tick and halt the child that was running before when another one
-// ends the iteration.
-//
-// The loop decides idle children from their leading Checks without
-// ticking them (see lead.go), and a composite child whose leading Checks
-// held starts after them (passed: they would hold again). The loop is
-// written out here, not called, because in Go every call spills the
-// loop's live registers.
-func (a *Agent) composite(n *node, starting bool, passed int) Status {
-	cur := &a.mem[n.mem]
-	cont, kr := n.cont, n.kr
-	reactive := n.kind == kReactiveSequence || n.kind == kReactiveSelector
-	k := int(*cur)
-	if reactive {
-		k = passed
-	} else if starting && n.kind == kSequenceWithMemory {
-		k = int(a.mem[n.mem+1])
-	} else if starting {
-		k = passed
-	}
-	fast := a.tracer == nil
+// composite ticks the sequences, selectors and reactive composites when a
+// tracer is set (walk, in plan.go, does without one): the children in
+// order, each through tickNode, while they return cont (Success for
+// sequences, Failure for selectors). Sequence and Selector resume at the
+// running child (SequenceWithMemory, when it starts, where it failed
+// last); ReactiveSequence and ReactiveSelector start from the first child
+// on every tick and halt the child that was running before when another
+// one ends the iteration (finish).
+func (a *Agent) composite(n *node, starting bool) Status {
+	kr := n.kr
+	k := a.first(n, starting, 0)
 	for ; k < len(kr); k++ {
-		ref := &kr[k]
-		s := Invalid
-		passed := 0 // the child's leading Checks known to hold (it is idle)
-		if len(ref.leads) > 0 && fast && a.st[ref.node]&stRunning == 0 {
-			if ref.self {
-				s = a.test(&ref.leads[0])
-			} else {
-				for m := range ref.leads {
-					r := a.test(&ref.leads[m])
-					if r == Invalid {
-						break
-					}
-					if r != ref.stop {
-						passed = m + 1
-						continue
-					}
-					s = r
-					if s == cont {
-						// The siblings that follow and begin with the same
-						// checks up to this one are decided the same way
-						// (nothing ran in between), but for the one that
-						// may be running: the child at cur.
-						j := int(ref.runEnd[m])
-						if c := int(*cur); !starting && c > k && c <= j && a.st[kr[c].node]&stRunning != 0 {
-							j = c - 1
-						}
-						k = j
-					}
-					break
-				}
-			}
+		if s := a.tickNode(kr[k].node, kr[k].n); s != n.cont {
+			return a.finish(n, k, s)
 		}
-		if s == Invalid {
-			if ref.act && fast && !a.watched {
-				// A plain user node: tickNode's work for it, written out.
-				st := &a.st[ref.node]
-				if s = a.userTick(ref.node, ref.n); s == Running {
-					*st |= stRunning
-				} else {
-					*st &^= stRunning
-					if cn := ref.n; cn.umemW == 1 && !cn.keepMem {
-						a.mem[cn.umem] = 0 // endMemory's common case
-					} else if cn.umem >= 0 && !cn.keepMem {
-						a.endMemory(cn)
-					}
-				}
-			} else if ref.comp && fast {
-				// A composite without guard: tickNode's work, written out
-				// (as Agent.Tick does for such a root).
-				st := &a.st[ref.node]
-				starting := *st&stRunning == 0
-				if s = a.composite(ref.n, starting, passed); s == Running {
-					*st |= stRunning
-				} else {
-					*st &^= stRunning
-					if len(a.obs) > 0 {
-						a.ended(ref.node, ref.n, s)
-					} else {
-						a.clearActivation(ref.n) // all of ended for a composite
-					}
-				}
-			} else {
-				s = a.tickNode(ref.node, ref.n)
-			}
-		}
-		if s == cont {
-			continue
-		}
-		if reactive {
-			if prev := int(*cur); prev != k {
-				if p := kr[prev].node; a.st[p]&stRunning != 0 {
-					a.halt(p)
-				}
-			}
-		}
-		if s == Running {
-			*cur = int64(k)
-		} else if n.kind == kSequenceWithMemory {
-			a.mem[n.mem+1] = int64(k)
-		}
-		return s
 	}
-	if n.kind == kSequenceWithMemory {
-		a.mem[n.mem+1] = 0
-	}
-	return cont
+	return a.finish(n, k, n.cont)
 }
 
 // parallel ticks Parallel. Words: kept successes, kept failures.

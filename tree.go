@@ -61,15 +61,22 @@ type node struct {
 	end      int32       // one past the last node of this node's subtree (pre-order)
 	leads    []leadCheck // leading plain Checks (lead.go)
 	cont     Status      // sequences: Success, selectors: Failure (the result that goes on)
+	loop     uint8       // a sequence's or selector's loop: loopPlain, loopReactive, loopMemory (plan.go)
 	kids     []int32
 	kr       []kidRef // the children, for the loops of sequences and selectors
-	a, b     int64    // integer parameters (counts, thresholds, durations in ns)
-	key      keyRef
-	slot     int32  // an agent-scope key's blackboard slot (the tree's keys come first), or -1
-	valKey   keyRef // Check/Set "{key}" reference
-	val      Value  // Check/Set literal
-	user     userNode
-	tickFn   tickFunc // user.tickFunc()
+	// A sequence or selector without guard that is a child of another
+	// (kidRef.comp): its parent and its place among the parent's
+	// children, for walk (plan.go); at: its own index.
+	up     *node
+	pos    int32
+	at     int32
+	a, b   int64 // integer parameters (counts, thresholds, durations in ns)
+	key    keyRef
+	slot   int32  // an agent-scope key's blackboard slot (the tree's keys come first), or -1
+	valKey keyRef // Check/Set "{key}" reference
+	val    Value  // Check/Set literal
+	user   userNode
+	tickFn tickFunc // user.tickFunc()
 }
 
 // nodeMeta is what tools and error reports need of a node, kept apart

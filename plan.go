@@ -1,0 +1,202 @@
+package arbor
+
+// The composites' fast path: one loop for a whole region of the tree.
+//
+// Without a tracer, the sequences and selectors (Sequence, Selector,
+// ReactiveSequence, ReactiveSelector, SequenceWithMemory) are ticked by
+// walk, a single non-recursive loop, instead of a Go call per composite:
+// a call costs its prologue, and Go, which has no callee-saved registers,
+// spills every live value of the caller's loop around it. The compiler
+// links each kidRef of such a composite to its child (lead.go), and each
+// child composite without guard to its parent (node.up) and its place
+// among the parent's children (node.pos), so the loop needs no stack:
+// it goes down into a composite child by making it the current composite,
+// and back up, when that composite ends, by the static links. The region
+// walk covers is the composite it starts at and its descendants reached
+// through composite children without guard (kidRef.comp); it decides
+// plain Checks and the leading Checks of idle children (lead.go), ticks
+// plain user actions and conditions itself, and leaves every other child
+// (a guard, a decorator, a Parallel, a user control, a Check the fast
+// comparison does not cover...) to tickNode, which may start another walk
+// below it.
+//
+// walk keeps the per-agent state exactly as the general path does (the
+// running bits in a.st, the composites' words in a.mem, the user memory),
+// step for step: between ticks, and at every call into user code, the
+// state is the same as the recursive tick would have left, so agents may
+// switch between the paths at any tick (a tracer set or removed, forced
+// nodes, a watchdog) and snapshots are unaffected. With a tracer set the
+// composites run through tickNode and composite (tick.go), every node
+// emitting its events.
+//
+// A composite's running bit changes only when it returns to its parent
+// (or to walk's caller), so while its loop runs the bit still says whether
+// it started in this tick.
+
+// How a composite's loop begins and ends (node.loop).
+const (
+	loopPlain    uint8 = iota // Sequence, Selector: resume at the running child
+	loopReactive              // ReactiveSequence, ReactiveSelector: from the first child, halting the one running before
+	loopMemory                // SequenceWithMemory: a starting loop resumes where it failed last
+)
+
+// first returns the child at which composite n's loop begins: the first
+// after the passed leading Checks for a reactive composite, or for one
+// that starts (SequenceWithMemory: where it failed last); otherwise, the
+// running child.
+func (a *Agent) first(n *node, starting bool, passed int) int {
+	switch {
+	case n.loop == loopReactive:
+		return passed
+	case !starting:
+		return int(a.mem[n.mem])
+	case n.loop == loopMemory:
+		return int(a.mem[n.mem+1])
+	}
+	return passed
+}
+
+// finish ends the tick of composite n on child k's result s (k past the
+// last child: every child returned n.cont): a reactive composite halts the
+// child that was running before if another one ended the iteration, and
+// n's words record the running child (SequenceWithMemory: where it failed).
+// walk has it written out.
+func (a *Agent) finish(n *node, k int, s Status) Status {
+	if k >= len(n.kr) {
+		if n.loop == loopMemory {
+			a.mem[n.mem+1] = 0
+		}
+		return s
+	}
+	if n.loop == loopReactive {
+		if prev := int(a.mem[n.mem]); prev != k {
+			if p := n.kr[prev].node; a.st[p]&stRunning != 0 {
+				a.halt(p)
+			}
+		}
+	}
+	if s == Running {
+		a.mem[n.mem] = int64(k)
+	} else if n.loop == loopMemory {
+		a.mem[n.mem+1] = int64(k)
+	}
+	return s
+}
+
+// walk ticks composite n (a sequence or selector), which is starting or
+// not, with no tracer set, and returns its result; the caller records
+// n's own running bit and end, as for any node. See the top of this file.
+func (a *Agent) walk(n *node, starting bool) Status {
+	top := n
+	k := a.first(n, starting, 0)
+descend:
+	for {
+		// Tick n's children from k on while they return cont.
+		kr, cont := n.kr, n.cont
+		s := cont
+		for ; k < len(kr); k++ {
+			ref := &kr[k]
+			s = Invalid
+			passed := 0 // the child's leading Checks known to hold (it is idle)
+			if len(ref.leads) > 0 && a.st[ref.node]&stRunning == 0 {
+				if ref.self {
+					s = a.test(&ref.leads[0])
+				} else {
+					for m := range ref.leads {
+						r := a.test(&ref.leads[m])
+						if r == Invalid {
+							break
+						}
+						if r != ref.stop {
+							passed = m + 1
+							continue
+						}
+						s = r
+						if s == cont {
+							// The siblings that follow and begin with the
+							// same checks up to this one are decided the
+							// same way (nothing ran in between), but for the
+							// one that may be running: n's current child,
+							// when n was running.
+							j := int(ref.runEnd[m])
+							if c := int(a.mem[n.mem]); c > k && c <= j && a.st[kr[c].node]&stRunning != 0 && a.st[n.at]&stRunning != 0 {
+								j = c - 1
+							}
+							k = j
+						}
+						break
+					}
+				}
+			}
+			if s == Invalid {
+				if ref.act && !a.watched {
+					// A plain user node: tickNode's work for it, written out.
+					st := &a.st[ref.node]
+					if s = a.userTick(ref.node, ref.n); s == Running {
+						*st |= stRunning
+					} else {
+						*st &^= stRunning
+						if cn := ref.n; cn.umemW == 1 && !cn.keepMem {
+							a.mem[cn.umem] = 0 // endMemory's common case
+						} else if cn.umem >= 0 && !cn.keepMem {
+							a.endMemory(cn)
+						}
+					}
+				} else if ref.comp {
+					// Down into a composite child without guard.
+					n = ref.n
+					k = a.first(n, a.st[ref.node]&stRunning == 0, passed)
+					continue descend
+				} else {
+					s = a.tickNode(ref.node, ref.n)
+				}
+			}
+			if s != cont {
+				break
+			}
+		}
+		// n ends its tick with s at child k (past the last: all returned
+		// cont); back up while that ends the parents too.
+		for {
+			// finish, written out.
+			if k >= len(n.kr) {
+				if n.loop == loopMemory {
+					a.mem[n.mem+1] = 0
+				}
+			} else {
+				if n.loop == loopReactive {
+					if prev := int(a.mem[n.mem]); prev != k {
+						if p := n.kr[prev].node; a.st[p]&stRunning != 0 {
+							a.halt(p)
+						}
+					}
+				}
+				if s == Running {
+					a.mem[n.mem] = int64(k)
+				} else if n.loop == loopMemory {
+					a.mem[n.mem+1] = int64(k)
+				}
+			}
+			if n == top {
+				return s
+			}
+			// tickNode's work for the composite child n, written out.
+			c := n
+			if st := &a.st[c.at]; s == Running {
+				*st |= stRunning
+			} else {
+				*st &^= stRunning
+				if len(a.obs) > 0 {
+					a.ended(c.at, c, s)
+				} else {
+					a.clearActivation(c) // all of ended for a composite
+				}
+			}
+			n, k = c.up, int(c.pos)
+			if s == n.cont {
+				k++
+				continue descend
+			}
+		}
+	}
+}

@@ -77,8 +77,7 @@ type kidRef struct {
 	same   uint8  // leading Checks equal to the previous kidRef's (same stop)
 	stop   Status // result of a leading Check that decides the child
 	self   bool   // the child is itself a plain Check
-	act    bool   // the child is a plain user action or condition: no guard, start or end callback, nothing to do at its end
-	comp   bool   // the child is a sequence or selector without guard
+	op     uint8  // what walk does with the child (kidTick...: plan.go)
 }
 
 // test evaluates a leading Check: Success, Failure, or Invalid when the
@@ -176,10 +175,17 @@ func (t *Tree) linkKids() {
 			ref := &t.nodes[i].kr[k]
 			n := &t.nodes[ref.node]
 			ref.n = n
-			ref.act = (n.kind == kAction || n.kind == kCondition) && n.guard < 0 && n.cb&(hasStart|hasEnd) == 0 && !n.ends
-			ref.comp = n.kr != nil && n.guard < 0
-			if ref.comp {
+			switch {
+			case ref.self:
+				ref.op = kidCheck
+			case n.kr != nil && n.guard < 0:
+				ref.op = kidComp
+				if len(ref.leads) > 0 {
+					ref.op = kidLeads
+				}
 				n.up, n.pos = &t.nodes[i], int32(k)
+			case (n.kind == kAction || n.kind == kCondition) && n.guard < 0 && n.cb&(hasStart|hasEnd) == 0 && !n.ends:
+				ref.op = kidAct
 			}
 		}
 	}

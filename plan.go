@@ -33,6 +33,15 @@ package arbor
 // (or to walk's caller), so while its loop runs the bit still says whether
 // it started in this tick.
 
+// What walk does with a child (kidRef.op).
+const (
+	kidTick  uint8 = iota // tickNode
+	kidCheck              // a plain Check (kidRef.self): compared, or tickNode when the fast comparison does not apply
+	kidAct                // a plain user action or condition: no guard, start or end callback, nothing to do at its end
+	kidComp               // a sequence or selector without guard: walk goes down into it
+	kidLeads              // the same, with leading Checks that may decide it while it is idle
+)
+
 // How a composite's loop begins and ends (node.loop).
 const (
 	loopPlain    uint8 = iota // Sequence, Selector: resume at the running child
@@ -94,14 +103,27 @@ descend:
 		// Tick n's children from k on while they return cont.
 		kr, cont := n.kr, n.cont
 		s := cont
-		for ; k < len(kr); k++ {
+		for ; uint(k) < uint(len(kr)); k++ {
 			ref := &kr[k]
-			s = Invalid
-			passed := 0 // the child's leading Checks known to hold (it is idle)
-			if len(ref.leads) > 0 && a.st[ref.node]&stRunning == 0 {
-				if ref.self {
-					s = a.test(&ref.leads[0])
+			switch op := ref.op; {
+			case op == kidAct && !a.watched:
+				// A plain user node: tickNode's work for it, written out.
+				st := &a.st[ref.node]
+				if s = a.userTick(ref.node, ref.n); s == Running {
+					*st |= stRunning
 				} else {
+					*st &^= stRunning
+					if cn := ref.n; cn.umemW == 1 && !cn.keepMem {
+						a.mem[cn.umem] = 0 // endMemory's common case
+					} else if cn.umem >= 0 && !cn.keepMem {
+						a.endMemory(cn)
+					}
+				}
+			case op == kidLeads || op == kidComp:
+				passed := 0 // the child's leading Checks known to hold (it is idle)
+				starting := a.st[ref.node]&stRunning == 0
+				if op == kidLeads && starting {
+					s = Invalid
 					for m := range ref.leads {
 						r := a.test(&ref.leads[m])
 						if r == Invalid {
@@ -126,30 +148,29 @@ descend:
 						}
 						break
 					}
-				}
-			}
-			if s == Invalid {
-				if ref.act && !a.watched {
-					// A plain user node: tickNode's work for it, written out.
-					st := &a.st[ref.node]
-					if s = a.userTick(ref.node, ref.n); s == Running {
-						*st |= stRunning
-					} else {
-						*st &^= stRunning
-						if cn := ref.n; cn.umemW == 1 && !cn.keepMem {
-							a.mem[cn.umem] = 0 // endMemory's common case
-						} else if cn.umem >= 0 && !cn.keepMem {
-							a.endMemory(cn)
-						}
+					if s != Invalid {
+						break // decided
 					}
-				} else if ref.comp {
-					// Down into a composite child without guard.
-					n = ref.n
-					k = a.first(n, a.st[ref.node]&stRunning == 0, passed)
-					continue descend
-				} else {
+				}
+				// Down into the composite child: first, written out.
+				n = ref.n
+				switch {
+				case n.loop == loopReactive:
+					k = passed
+				case !starting:
+					k = int(a.mem[n.mem])
+				case n.loop == loopMemory:
+					k = int(a.mem[n.mem+1])
+				default:
+					k = passed
+				}
+				continue descend
+			case op == kidCheck:
+				if s = a.test(&ref.leads[0]); s == Invalid {
 					s = a.tickNode(ref.node, ref.n)
 				}
+			default:
+				s = a.tickNode(ref.node, ref.n)
 			}
 			if s != cont {
 				break
@@ -189,7 +210,7 @@ descend:
 				if len(a.obs) > 0 {
 					a.ended(c.at, c, s)
 				} else {
-					a.clearActivation(c) // all of ended for a composite
+					a.mem[c.mem] = 0 // all of ended for a composite: its one activation word
 				}
 			}
 			n, k = c.up, int(c.pos)

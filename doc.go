@@ -275,8 +275,10 @@
 // started or halted). Without a tracer the engine takes shortcuts that
 // change nothing observable: an idle sequence or selector whose leading
 // plain Checks decide it is not ticked, siblings that begin with the same
-// Checks are decided together, and plain user nodes and composites are
-// ticked straight from their parent's loop.
+// Checks are decided together, plain user nodes are ticked straight from
+// their parent's loop, and a sequence or selector and the sequences and
+// selectors below it are ticked by one non-recursive loop (plan.go), which
+// keeps the agent's state exactly as the traced path does.
 //
 // Agent.Force makes a node return a chosen status instead of running (the
 // debugger's "force result", for trying a tree's other paths on a live

@@ -77,8 +77,8 @@
 // # Editing trees
 //
 // With Options.Controls and Options.Recompile, the page edits a running
-// tree: the parameters and the name of a node (not its type, children,
-// guard, abort, nor a SubTree's tree: the tree keeps its shape). The
+// tree: the parameters and the name of a node (not its type, guard,
+// abort, nor a SubTree's tree), and its shape (below). The
 // session applies the edit to a copy of the tree's Document, never to the
 // Document itself, and hands the copy to Recompile, which compiles it as
 // the program compiled the tree (its registry, its stand-ins):
@@ -95,8 +95,8 @@
 // message), and nothing changes. Otherwise every agent running the old
 // tree moves to the new one at once, under the session's lock between
 // ticks, as a file hot reload does (Manager.Reload: running nodes are
-// halted once, blackboards kept); the node ids stay, and so do the
-// agents' forces and breakpoints. A node of a subtree is edited in the
+// halted once, blackboards kept); a parameter edit keeps the node ids,
+// and so the agents' forces and breakpoints. A node of a subtree is edited in the
 // subtree's definition, so every use of it changes. Recompile runs under
 // the session's lock: it may note the new tree in the program's records
 // (the tree a file reload replaces next). An edit is in memory only:
@@ -110,4 +110,33 @@
 // type that takes any parameters (arbor.AnyParams) also gets one of any
 // name. The form knows the built-in types, and the program's from
 // Options.Registry, the registry Recompile compiles with.
+//
+// # Editing a tree's shape
+//
+// The same way, the page changes a tree's shape (POST
+// api/trees/{tid}/shape): it adds a child to a composite, inserts a
+// sibling after a node, deletes a node with its subtree (not a root, nor
+// the only child of a node that needs one), moves a node up or down among
+// its siblings, wraps a node in a decorator (or a composite) and unwraps
+// a node of one child (replaces it by its child). A new node is a leaf
+// (a composite or a decorator needs children: add a leaf, then wrap it)
+// of a built-in type, one of Options.Registry's, or one the document uses
+// already, with the parameters its type requires; whatever the session
+// can tell is wrong (an unknown path or type, a root deleted, a child
+// added to a leaf or a second one to a decorator) is a 400 with the
+// reason, and the compiler has the last word. Node ids change with the
+// shape: the session maps the old tree's nodes to the new tree's by the
+// identity of their Document nodes (the edited copy's node is the copy
+// of the old one, wherever the edit put it; a node of a subtree is one
+// node per use), and the agents' forces and breakpoints move to the new
+// ids; those of deleted nodes are dropped, and the answer counts them.
+// The agents move as for a parameter edit (Manager.Reload: running nodes
+// are halted once, blackboards kept), and run the new shape from their
+// next tick.
+//
+// Every edit can be undone (POST api/trees/{tid}/undo): the session
+// keeps, for each tree an edit made, the documents of the edits before it
+// (up to 50), compiles the last one again with Recompile, and maps forces
+// and breakpoints back the same way (those of nodes the undone edit added
+// are dropped). A tree a reload from a file made has nothing to undo.
 package debug

@@ -79,9 +79,15 @@ func (s *Session) canEdit() bool { return s.opts.Controls && s.opts.Recompile !=
 // when the page may edit, its node types' parameters.
 type treeView struct {
 	*treeDesc
-	// Types describes the tree's node types that take parameters, by
-	// name, for the edit form: it lists the parameters a node leaves out.
+	// Types describes the node types that take parameters, by name (the
+	// tree's and the palette's), for the edit form: it lists the
+	// parameters a node leaves out, and those a new node needs.
 	Types map[string]*typeDesc `json:"types,omitempty"`
+	// Palette lists the node types a shape edit may add or wrap with.
+	Palette []paletteEntry `json:"palette,omitempty"`
+	// Undo describes the edits of the tree that can be undone; absent:
+	// none.
+	Undo *undoInfo `json:"undo,omitempty"`
 }
 
 // typeDesc is what the edit form knows of a node type: the parameters it
@@ -108,9 +114,10 @@ type paramDesc struct {
 // built-ins only.
 var builtins = arbor.NewRegistry()
 
-// describeTypes describes the node types of tree d that take parameters
-// (Options.Registry's, else the built-ins), for the edit form; nil when
-// none does. A type the registry does not know is left out.
+// describeTypes describes the node types of tree d and of its palette
+// that take parameters (Options.Registry's, else the built-ins), for the
+// edit form; nil when none does. A type the registry does not know is
+// left out.
 func (s *Session) describeTypes(d *treeDesc) map[string]*typeDesc {
 	reg := s.opts.Registry
 	if reg == nil {
@@ -118,8 +125,14 @@ func (s *Session) describeTypes(d *treeDesc) map[string]*typeDesc {
 	}
 	var out map[string]*typeDesc
 	seen := map[string]bool{}
+	names := make([]string, 0, len(d.Nodes)+len(d.palette))
 	for i := range d.Nodes {
-		typ := d.Nodes[i].Type
+		names = append(names, d.Nodes[i].Type)
+	}
+	for _, p := range d.palette {
+		names = append(names, p.Type)
+	}
+	for _, typ := range names {
 		if seen[typ] {
 			continue
 		}
@@ -168,15 +181,28 @@ type editRequest struct {
 	Name   *string                    `json:"name"`   // the node's new name ("" removes it); absent: unchanged
 }
 
-// editAnswer is the answer of an edit.
+// editAnswer is the answer of an edit (of parameters, of shape, or an
+// undo).
 type editAnswer struct {
-	OK        bool   `json:"ok"`
-	Tree      int    `json:"tree"` // the id of the tree the agents run now
-	TreeName  string `json:"treeName"`
-	Node      int    `json:"node"`   // the node edited (an edit keeps node ids)
+	OK       bool   `json:"ok"`
+	Op       string `json:"op,omitempty"` // a shape edit's op, or "undo"
+	Tree     int    `json:"tree"`         // the id of the tree the agents run now
+	TreeName string `json:"treeName"`
+	// Node is the node the page selects in the new tree: the node
+	// edited, the one added, moved or the wrapper, the one that takes a
+	// deleted node's place; -1: none (an undo). Path is its path.
+	Node      int    `json:"node"`
+	Path      string `json:"path,omitempty"`
 	Agents    int    `json:"agents"` // agents moved to the edited tree
 	Unchanged bool   `json:"unchanged,omitempty"`
-	Rev       uint64 `json:"rev"`
+	// IDs maps the old tree's node ids to the new tree's (-1: deleted);
+	// a parameter edit keeps them, and leaves it out.
+	IDs []int `json:"ids,omitempty"`
+	// Dropped counts the forces and breakpoints lost with deleted nodes.
+	Dropped *dropCount `json:"dropped,omitempty"`
+	Undo    *undoInfo  `json:"undo,omitempty"`   // the new tree's undo stack
+	Undone  string     `json:"undone,omitempty"` // what an undo undid
+	Rev     uint64     `json:"rev"`
 }
 
 // reservedParams are node keys of the tree files, not parameters.
@@ -197,18 +223,11 @@ func (h *handler) treeID(w http.ResponseWriter, r *http.Request) (int, bool) {
 // editTree applies one node's edit to a tree and reloads the agents
 // running it.
 func (h *handler) editTree(w http.ResponseWriter, r *http.Request) {
-	if !h.authorize(w, r) {
-		return
-	}
-	s := h.s
-	if s.opts.Recompile == nil {
-		h.fail(w, http.StatusForbidden, "editing is off: the program gives the debugger no way to compile trees (Options.Recompile)")
-		return
-	}
-	tid, ok := h.treeID(w, r)
+	tid, ok := h.editable(w, r)
 	if !ok {
 		return
 	}
+	s := h.s
 	var req editRequest
 	if !h.decodeJSON(w, r, &req) {
 		return
@@ -246,15 +265,7 @@ func (h *handler) editTree(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	ans, herr := s.editLocked(tid, req.Path, set, unset, req.Name)
 	s.mu.Unlock()
-	if herr != nil {
-		h.writeJSON(w, herr.code, herr.body)
-		return
-	}
-	if !ans.Unchanged {
-		s.wake() // the pages show the agents on the new tree now
-		s.log.Info("arbor debug: control", "op", "edit", "tree", ans.TreeName, "node", req.Path, "agents", ans.Agents)
-	}
-	h.writeJSON(w, http.StatusOK, ans)
+	h.answerEdit(w, ans, herr, "edit", req.Path)
 }
 
 // editError is a refused edit: the status and the JSON answer.
@@ -270,29 +281,14 @@ func editFail(code int, format string, args ...any) *editError {
 // editLocked applies an edit of node path of tree tid: parameters set
 // and unset, and the name when not nil.
 func (s *Session) editLocked(tid int, nodePath string, set map[string]any, unset []string, name *string) (*editAnswer, *editError) {
-	if tid >= len(s.treeList) || s.treeList[tid].tree == nil {
-		return nil, editFail(http.StatusNotFound, "no tree %d", tid)
+	td, agents, herr := s.editTarget(tid)
+	if herr != nil {
+		return nil, herr
 	}
-	td := s.treeList[tid]
 	old := td.tree
-	node := -1
-	for i := range td.Nodes {
-		if td.Nodes[i].Path == nodePath {
-			node = i
-			break
-		}
-	}
+	node := nodeAt(td, nodePath)
 	if node < 0 {
 		return nil, editFail(http.StatusBadRequest, "no node at path %q in tree %d (%s)", truncate(nodePath, 200), tid, td.Name)
-	}
-	var agents []*arbor.Agent
-	for _, a := range s.m.Agents() {
-		if a.Tree() == old {
-			agents = append(agents, a)
-		}
-	}
-	if len(agents) == 0 {
-		return nil, editFail(http.StatusConflict, "tree %d (%s) no longer runs: an edit or a reload replaced it; edit the tree the agent runs now", tid, td.Name)
 	}
 	doc := old.Document().Clone()
 	def := findDef(doc, old.Name(), nodePath)
@@ -324,66 +320,19 @@ func (s *Session) editLocked(tid int, nodePath string, set map[string]any, unset
 		def.Name, changed = *name, true
 	}
 	if !changed {
-		return &editAnswer{OK: true, Tree: td.ID, TreeName: td.Name, Node: node, Unchanged: true, Rev: s.rev}, nil
+		return &editAnswer{OK: true, Tree: td.ID, TreeName: td.Name, Node: node, Path: nodePath, Unchanged: true, Undo: s.undoOf(old), Rev: s.rev}, nil
 	}
-	t, err := s.recompile(old, doc)
-	if err != nil {
-		return nil, &editError{code: http.StatusBadRequest, body: map[string]any{"error": err.Error(), "compile": true}}
+	what := "edit " + td.Nodes[node].Label
+	// An edit of parameters keeps the tree's shape, hence its node ids.
+	ans, herr := s.applyLocked(td, agents, doc, func(nt *arbor.Tree) []int { return identity(old.Len(), nt.Len()) },
+		func(_ []int, _ *arbor.Tree) *undoEntry {
+			return &undoEntry{doc: old.Document(), n: old.Len(), what: what}
+		})
+	if herr != nil {
+		return nil, herr
 	}
-	if t == nil {
-		return nil, editFail(http.StatusInternalServerError, "Options.Recompile returned no tree and no error")
-	}
-	same := t.Len() == old.Len()
-	// What a reload drops and an edit keeps: the forces and breakpoints
-	// (on the same node ids: the edit kept the tree's shape).
-	type kept struct {
-		forces []arbor.Status
-		bp     []breakMask
-		nbp    int
-	}
-	keep := map[*arbor.Agent]*kept{}
-	for _, a := range agents {
-		k := &kept{}
-		if same {
-			for i := 0; i < old.Len(); i++ {
-				if st := a.Forced(i); st != arbor.Invalid {
-					if k.forces == nil {
-						k.forces = make([]arbor.Status, old.Len())
-					}
-					k.forces[i] = st
-				}
-			}
-		}
-		if w := s.watches[a.ID()]; w != nil {
-			w.flushBetween(s) // events before the edit: a record of the old tree
-			if same && w.nbp > 0 {
-				k.bp, k.nbp = w.bp, w.nbp
-			}
-		}
-		keep[a] = k
-	}
-	s.editedFrom[t] = old
-	moved := s.m.Reload(old, t)
-	for _, a := range agents {
-		k := keep[a]
-		for i, st := range k.forces {
-			if st != arbor.Invalid {
-				if err := a.Force(i, st); err != nil {
-					s.log.Warn("arbor debug: force kept across an edit", "agent", a.ID(), "node", i, "err", err)
-				}
-			}
-		}
-		if w := s.watches[a.ID()]; w != nil {
-			w.sync(s) // the halts of the reload, then the new tree's history
-			if k.bp != nil {
-				w.bp, w.nbp = k.bp, k.nbp
-			}
-		}
-	}
-	s.gen++
-	s.rev++
-	ntd := s.treeOf(agents[0])
-	return &editAnswer{OK: true, Tree: ntd.ID, TreeName: ntd.Name, Node: node, Agents: moved, Rev: s.rev}, nil
+	ans.Node, ans.Path, ans.IDs = node, nodePath, nil
+	return ans, nil
 }
 
 // recompile calls Options.Recompile, recovering a panic: it runs under
@@ -412,44 +361,10 @@ func sameParam(a, b any) bool {
 // A node of a subtree is that subtree's definition, shared by its every
 // use. Nil when there is none.
 func findDef(doc *arbor.Document, main, target string) *arbor.Node {
-	if doc == nil {
-		return nil
+	if sl := findSlot(doc, main, target); sl != nil {
+		return sl.node
 	}
-	// under reports whether target is p or a node below it.
-	under := func(p string) bool {
-		if !strings.HasPrefix(target, p) {
-			return false
-		}
-		rest := target[len(p):]
-		return rest == "" || rest[0] == '.' || rest[0] == '>'
-	}
-	var find func(n *arbor.Node, p string, depth int) *arbor.Node
-	find = func(n *arbor.Node, p string, depth int) *arbor.Node {
-		if n == nil || depth > 10000 || !under(p) {
-			return nil
-		}
-		if p == target {
-			return n
-		}
-		if arbor.CanonicalType(n.Type) == "SubTree" {
-			if name, ok := n.Params["tree"].(string); ok {
-				if f := find(doc.Trees[name], p+">"+name, depth+1); f != nil {
-					return f
-				}
-			}
-		}
-		for i, k := range n.Children {
-			step := fmt.Sprintf(".children[%d]", i)
-			if n.SingleChild && len(n.Children) == 1 {
-				step = ".child"
-			}
-			if f := find(k, p+step, depth+1); f != nil {
-				return f
-			}
-		}
-		return find(n.Guard, p+".guard", depth+1)
-	}
-	return find(doc.Trees[main], main, 0)
+	return nil
 }
 
 // treeDocument serves a tree's document (as edited) in a tree file

@@ -424,9 +424,10 @@ func addTinker(t *testing.T, s *Session, h http.Handler) any {
 }
 
 // The description of a tree carries, when the page may edit, the
-// parameters of its node types, once per type (those that take any):
-// the built-ins' without Options.Registry, the program's too with it.
-// Neither an export nor a session that cannot edit carries them.
+// parameters of its node types and of its palette's (the types a shape
+// edit adds), once per type (those that take any): the built-ins' without
+// Options.Registry, the program's too with it. Neither an export nor a
+// session that cannot edit carries them.
 func TestTreeTypes(t *testing.T) {
 	const (
 		set  = `{"params":[{"name":"key","kind":"string","required":true},{"name":"value","kind":"other","required":true,"ref":true},{"name":"ttlMs","kind":"number"}]}`
@@ -437,19 +438,20 @@ func TestTreeTypes(t *testing.T) {
 	)
 	s, h, tid, _ := editSession(t, Options{})
 	types := typesOf(t, h, tid)
-	if types["Set"] != set || types["Wait"] != wait || len(types) != 4 || types["Check"] == "" || types["SubTree"] == "" {
+	// The 18 built-ins that take parameters.
+	if types["Set"] != set || types["Wait"] != wait || len(types) != 18 || types["Check"] == "" || types["SubTree"] == "" || types["Repeat"] == "" {
 		t.Errorf("the sentry's types, built-ins only:\n%v", types)
 	}
 	// A program type is not described without Options.Registry.
-	if types := typesOf(t, h, addTinker(t, s, h)); types["Wait"] != wait || len(types) != 1 {
+	if types := typesOf(t, h, addTinker(t, s, h)); types["Wait"] != wait || types["Aim"] != "" || len(types) != 18 {
 		t.Errorf("Tinker's types, built-ins only: %v", types)
 	}
 
 	s, h, tid, _ = editSession(t, Options{Registry: testRegistry(t)})
-	if types := typesOf(t, h, tid); types["Set"] != set || len(types) != 4 {
+	if types := typesOf(t, h, tid); types["Set"] != set || types["Aim"] != aim || types["Step"] != "" || len(types) != 20 {
 		t.Errorf("the sentry's types with the registry (Step takes no parameters): %v", types)
 	}
-	if types := typesOf(t, h, addTinker(t, s, h)); types["Aim"] != aim || types["Note"] != note || types["Wait"] != wait || len(types) != 3 {
+	if types := typesOf(t, h, addTinker(t, s, h)); types["Aim"] != aim || types["Note"] != note || types["Wait"] != wait || len(types) != 20 {
 		t.Errorf("Tinker's types with the registry:\n%v", types)
 	}
 	// Not in an export: a recording does not edit.

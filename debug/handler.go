@@ -54,6 +54,8 @@ func (s *Session) Handler() http.Handler {
 	m.HandleFunc("GET /api/trees/{tid}", h.tree)
 	m.HandleFunc("GET /api/trees/{tid}/document", h.treeDocument)
 	m.HandleFunc("POST /api/trees/{tid}/edit", h.editTree)
+	m.HandleFunc("POST /api/trees/{tid}/shape", h.shapeTree)
+	m.HandleFunc("POST /api/trees/{tid}/undo", h.undoTree)
 	m.HandleFunc("GET /api/globals", h.globals)
 	m.HandleFunc("GET /api/stream", h.stream)
 	m.HandleFunc("POST /api/agents/{id}/{op}", h.control)
@@ -555,15 +557,19 @@ func (h *handler) tree(w http.ResponseWriter, r *http.Request) {
 	s := h.s
 	s.mu.Lock()
 	var td *treeDesc
+	var undo *undoInfo
 	if err == nil && tid >= 0 && tid < len(s.treeList) {
 		td = s.treeList[tid]
+		if s.canEdit() && td.tree != nil {
+			undo = s.undoOf(td.tree)
+		}
 	}
 	s.mu.Unlock()
 	if td == nil {
 		h.fail(w, http.StatusNotFound, "no tree %q", truncate(raw, 40))
 		return
 	}
-	h.writeJSON(w, http.StatusOK, treeView{td, td.types})
+	h.writeJSON(w, http.StatusOK, treeView{treeDesc: td, Types: td.types, Palette: td.palette, Undo: undo})
 }
 
 // tickSummary is one tick in the timeline strip: [seq, tick, now ms,

@@ -35,6 +35,9 @@ type treeDesc struct {
 	// types describes the tree's node types for the edit form (only when
 	// the page may edit): api/trees/{tid} sends them, an export does not.
 	types map[string]*typeDesc
+	// palette lists the node types a shape edit may add (only when the
+	// page may edit).
+	palette []paletteEntry
 
 	parent  []int32 // tree parent (-1 for roots; guard roots included)
 	end     []int32 // one past the last node of each node's subtree (pre-order)

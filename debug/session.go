@@ -36,13 +36,16 @@ type Options struct {
 	// Token is empty, a random token is made; see Session.Token.
 	Token string
 	// Recompile, with Controls, lets the page edit a running tree: a
-	// node's parameters and name. The session applies the edit to a copy
-	// of the tree's Document (old.Document() is not changed) and calls
-	// Recompile with the tree and the edited copy; the program compiles
-	// it with its registry (as it compiled old) and returns the new tree,
-	// or the compiler's error, which the page shows (nothing changes).
-	// Then every agent running old moves to the new tree
-	// (Manager.Reload: running nodes are halted once, blackboards kept).
+	// node's parameters and name, and the tree's shape (add, insert,
+	// delete, move, wrap and unwrap nodes), and undo those edits. The
+	// session applies the edit to a copy of the tree's Document
+	// (old.Document() is not changed) and calls Recompile with the tree
+	// and the edited copy; the program compiles it with its registry (as
+	// it compiled old) and returns the new tree, or the compiler's error,
+	// which the page shows (nothing changes). An undo hands it a copy of
+	// the document before the edit undone. Then every agent running old
+	// moves to the new tree (Manager.Reload: running nodes are halted
+	// once, blackboards kept).
 	// Recompile is called under the session's lock, between ticks, as
 	// Do's function is: it may note the new tree in the program's own
 	// records (which tree a file's hot reload replaces), and must not
@@ -58,9 +61,12 @@ type Options struct {
 	// Registry, optional, describes the program's node types to the
 	// page's edit form (with Recompile): after a node's own parameters,
 	// the form lists the others its type takes (Registry.Describe), left
-	// at their defaults, to fill in. Give the registry Recompile compiles
-	// with. Nil: the built-in types only (a node of a program type lists
-	// its own parameters alone). Read under the session's lock, when a
+	// at their defaults, to fill in; and a shape edit may add its types
+	// (the page lists them by category, and asks for their required
+	// parameters). Give the registry Recompile compiles with. Nil: the
+	// built-in types only (a node of a program type lists its own
+	// parameters alone, and only the program types the tree uses can be
+	// added). Read under the session's lock, when a
 	// tree is first described: types registered after NewSession are
 	// registered in Do.
 	Registry *arbor.Registry
@@ -115,6 +121,9 @@ type Session struct {
 	treeList []*treeDesc
 	// editedFrom maps a tree an edit made to the tree it was made from.
 	editedFrom map[*arbor.Tree]*arbor.Tree
+	// undo holds, per tree an edit made, the edits that can be undone
+	// (shape.go), the last one last.
+	undo map[*arbor.Tree][]*undoEntry
 	// gen counts changes between ticks (Do, controls); sumTrees caches
 	// the agent counts of the summary for sumKey.
 	gen      uint64
@@ -154,7 +163,7 @@ func NewSession(m *arbor.Manager, opts Options) *Session {
 		opts.Title = "Arbor debugger"
 	}
 	s := &Session{opts: opts, m: m, log: opts.Logger, watches: map[int]*watch{}, steps: map[int]bool{},
-		trees: map[*arbor.Tree]*treeDesc{}, editedFrom: map[*arbor.Tree]*arbor.Tree{}, removed: map[int]*watch{}, notify: make(chan struct{}), errs: newErrorLog()}
+		trees: map[*arbor.Tree]*treeDesc{}, editedFrom: map[*arbor.Tree]*arbor.Tree{}, undo: map[*arbor.Tree][]*undoEntry{}, removed: map[int]*watch{}, notify: make(chan struct{}), errs: newErrorLog()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -444,6 +453,7 @@ func (s *Session) treeOf(a *arbor.Agent) *treeDesc {
 	d := describeTree(t, len(s.treeList))
 	d.tree, d.Source = t, s.sourceLocked(t)
 	if s.canEdit() {
+		d.palette = palette(s.registry(), t.Document())
 		d.types = s.describeTypes(d)
 	}
 	s.trees[t] = d

@@ -85,6 +85,9 @@ type treeView struct {
 	Types map[string]*typeDesc `json:"types,omitempty"`
 	// Palette lists the node types a shape edit may add or wrap with.
 	Palette []paletteEntry `json:"palette,omitempty"`
+	// Categories gives the category of each node type of the tree, as
+	// the palette's: which nodes take children.
+	Categories map[string]string `json:"categories,omitempty"`
 	// Undo describes the edits of the tree that can be undone; absent:
 	// none.
 	Undo *undoInfo `json:"undo,omitempty"`

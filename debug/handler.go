@@ -569,7 +569,7 @@ func (h *handler) tree(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusNotFound, "no tree %q", truncate(raw, 40))
 		return
 	}
-	h.writeJSON(w, http.StatusOK, treeView{treeDesc: td, Types: td.types, Palette: td.palette, Undo: undo})
+	h.writeJSON(w, http.StatusOK, treeView{treeDesc: td, Types: td.types, Palette: td.palette, Categories: td.categories, Undo: undo})
 }
 
 // tickSummary is one tick in the timeline strip: [seq, tick, now ms,

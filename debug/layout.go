@@ -38,6 +38,9 @@ type treeDesc struct {
 	// palette lists the node types a shape edit may add (only when the
 	// page may edit).
 	palette []paletteEntry
+	// categories gives the category of each node type of the tree (only
+	// when the page may edit): what a shape edit may do to its nodes.
+	categories map[string]string
 
 	parent  []int32 // tree parent (-1 for roots; guard roots included)
 	end     []int32 // one past the last node of each node's subtree (pre-order)

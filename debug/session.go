@@ -454,6 +454,7 @@ func (s *Session) treeOf(a *arbor.Agent) *treeDesc {
 	d.tree, d.Source = t, s.sourceLocked(t)
 	if s.canEdit() {
 		d.palette = palette(s.registry(), t.Document())
+		d.categories = categories(s.registry(), d)
 		d.types = s.describeTypes(d)
 	}
 	s.trees[t] = d

@@ -960,3 +960,21 @@ func palette(reg *arbor.Registry, doc *arbor.Document) []paletteEntry {
 	})
 	return out
 }
+
+// categories gives the category of each node type of tree d: the
+// registry's (aliases included), else control for a type whose nodes
+// have children (a program's stand-in), else action.
+func categories(reg *arbor.Registry, d *treeDesc) map[string]string {
+	out := map[string]string{}
+	for i := range d.Nodes {
+		n := &d.Nodes[i]
+		if c := reg.Category(n.Type); c != arbor.CategoryNone {
+			out[n.Type] = c.String()
+		} else if len(n.Children) > 0 {
+			out[n.Type] = "control"
+		} else if out[n.Type] == "" {
+			out[n.Type] = "action"
+		}
+	}
+	return out
+}

@@ -626,9 +626,14 @@ func TestShapePalette(t *testing.T) {
 	if got[0] != "Aim" || cats[got[len(got)-1]] != "control" {
 		t.Errorf("palette order: %v", got)
 	}
+	// The categories of the tree's types.
+	if c := fmt.Sprint(info["categories"]); c != "map[Check:condition Selector:control Sequence:control Set:action Step:action SubTree:subtree Wait:action]" {
+		t.Errorf("categories: %s", c)
+	}
 	s := newTestSession(t, Options{Registry: testRegistry(t)})
 	tickN(s, 0, 1)
-	if _, info := get(t, s.Handler(), "/api/trees/0"); info["palette"] != nil {
+	get(t, s.Handler(), "/api/agents/0")
+	if code, info := get(t, s.Handler(), "/api/trees/0"); code != 200 || info["palette"] != nil || info["categories"] != nil {
 		t.Errorf("a read-only session's palette: %v", info["palette"])
 	}
 }

@@ -202,13 +202,22 @@ async function switchTree(d) {
   // shape (an edit) keeps the view where it is.
   const prev = S.tree;
   const sel = prev && S.selected >= 0 ? prev.nodes[S.selected] : null;
-  const selected = sel ? tree.nodes.findIndex((n) => n.path === sel.path && n.type === sel.type) : -1;
+  let selected = sel ? tree.nodes.findIndex((n) => n.path === sel.path && n.type === sel.type) : -1;
   const sameShape = !!prev && prev.nodes.length === tree.nodes.length && prev.nodes.every((n, i) => n.path === tree.nodes[i].path);
+  // A shape edit made here (or its undo) says where the nodes went: the
+  // collapsed ones move with them, and the node it names is selected.
+  const hint = S.editHint && S.editHint.to === tree.id ? S.editHint : null;
+  if (hint) {
+    S.editHint = null;
+    remapFolds(hint.from, tree, hint.ids);
+    if (hint.sel >= 0 && hint.sel < tree.nodes.length) selected = hint.sel;
+  }
   // The history starts again: the page shows the agent live.
   Object.assign(S, { tree, treeId: tree.id, selected, followed: -1, timeline: [], shown: null, stats: null, live: true });
   $('#btn-live').classList.add('on');
   drawTree();
-  if (!sameShape) focus(0, false);
+  if (hint) showEdited(selected);
+  else if (!sameShape) focus(0, false);
   onAgent(latest);
 }
 

@@ -112,6 +112,10 @@ function openEdit(n) {
   if (!canEdit() || !S.token) return;
   S.edit = { tree: S.treeId, node: n.id };
   S.editNote = null;
+  if (S.shapeForm) {
+    S.shapeForm = null; // one form at a time
+    renderShapeBox(n);
+  }
   renderParams(n);
   const first = $('#edit-form input, #edit-form textarea');
   if (first) first.focus();

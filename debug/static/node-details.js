@@ -19,6 +19,7 @@ function renderNode() {
   if (!t || S.selected < 0 || S.selected >= t.nodes.length) {
     box.replaceChildren(h('p', { class: 'muted', text: 'Click a node in the tree.' }));
     renderParams(null);
+    renderShapeBox(null);
     renderBreakpointBox(null);
     renderForceBox(null);
     renderNodeHistory();
@@ -59,6 +60,7 @@ function renderNode() {
   renderBreakpointBox(n);
   renderForceBox(n);
   renderParams(n);
+  renderShapeBox(n);
   renderTreeDownload();
 }
 

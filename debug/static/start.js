@@ -47,6 +47,7 @@ async function start() {
   setupPlayback();
   setupControls();
   setupEdit();
+  setupShape();
   if (S.session && S.session.recording) {
     // Served by "arbor replay": the recording is all there is.
     setConn('recording');

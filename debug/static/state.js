@@ -71,6 +71,12 @@ const S = {
   edit: null, // the node whose Edit form is open: { tree, node } (edit.js)
   editKey: '', // what the Node tab's parameters show
   editNote: null, // the answer of the last edit: { tree, path, text }, shown with the node's parameters
+  shapeForm: null, // the node whose shape form is open: { tree, node, op } (shape.js)
+  shapeKey: '', // what the Node tab's Shape section shows
+  shapeNote: null, // the answer of the last shape edit or undo: { tree, text }
+  shapeLast: {}, // the type last picked to add ('add') and to wrap with ('wrap')
+  shapeFocus: null, // { op, tree }: op's button gets the focus once the page shows tree, the edit's
+  editHint: null, // an edit's answer waiting for its tree: { from, to, ids, sel } (switchTree)
   dlTree: null, // the tree Download tree was set up for
   dlName: '', // and its name
   errCount: -1, // the agent's error count the Errors tab shows (-1: not loaded)

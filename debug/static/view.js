@@ -205,6 +205,7 @@ function setupPanZoom() {
   }, { passive: false });
   let drag = null;
   svg.addEventListener('pointerdown', (e) => {
+    if (e.button === 2) return; // the context menu's (shape.js)
     drag = { x: e.clientX, y: e.clientY, vx: S.view.x, vy: S.view.y, moved: false };
     svg.setPointerCapture(e.pointerId);
   });

@@ -1,0 +1,151 @@
+package debug
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/arborbt/arbor"
+	bt "github.com/arborbt/arbor/internal/browsertest"
+)
+
+// shapeNow is a page expression: the tree shown has n nodes, all drawn,
+// and the node selected is of type typ at path.
+func shapeNow(n int, typ, path string) string {
+	return fmt.Sprintf(`(() => { const t = S.tree, sel = t && S.selected >= 0 ? t.nodes[S.selected] : null;
+		return t.nodes.length === %d && !!sel && sel.type === %q && sel.path === %q &&
+			document.querySelectorAll('#tree g.node').length === t.nodes.filter((n) => n.shown).length &&
+			!document.querySelector('#shape-form'); })()`, n, typ, path)
+}
+
+// shapeNote is a page expression: the Shape section's note starts with
+// text.
+func shapeNote(text string) string {
+	return fmt.Sprintf(`((document.querySelector('#shape-msg') || {}).textContent || '').startsWith(%q)`, text)
+}
+
+// setType picks type typ in the shape form.
+func setType(t *testing.T, ctx context.Context, typ string) {
+	t.Helper()
+	bt.Eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = document.querySelector('#sf-type'); s.value = %q; s.dispatchEvent(new Event('change')); return true; })()`, typ))
+}
+
+// checkShape changes a sentry's tree from the page: a Set added to the
+// patrol (the form names a parameter the type requires, the agent runs
+// the new node), moved up, the SubTree wrapped in an Inverter from the
+// tree's context menu (collapsed, it stays so), Step deleted with its
+// force and breakpoint, then every edit undone (the Undo button, Ctrl+Z).
+func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
+	sentry, _ := testTrees(t)
+	var id int
+	s.Do(func(m *arbor.Manager) { id = m.Add(sentry).ID() })
+	defer s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(id)) })
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d", base, id)))
+	bt.Wait(t, ctx, "the sentry live", fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') &&
+		document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, id), 10*time.Second)
+	click := func(node int) {
+		t.Helper()
+		bt.Run(t, ctx, chromedp.Click("#btn-fit", chromedp.ByID), chromedp.Click(fmt.Sprintf(`#tree g.node[data-id="%d"] rect`, node), chromedp.ByQuery))
+	}
+	// The root cannot be deleted nor moved: the buttons say why.
+	click(0)
+	bt.Wait(t, ctx, "the root's Shape section", `(() => { const d = document.querySelector('#btn-shape-delete'), u = document.querySelector('#btn-shape-undo');
+		return !!d && d.disabled && d.title === "The tree's root cannot be deleted" && document.querySelector('#btn-shape-up').disabled &&
+			!document.querySelector('#btn-shape-add').disabled && u.disabled && u.title.startsWith('Nothing to undo'); })()`, 5*time.Second)
+
+	// Add a child to the patrol (node 5): a Check without its op first.
+	click(5)
+	bt.Wait(t, ctx, "patrol's + Child", `(() => { const b = document.querySelector('#btn-shape-add');
+		return !!b && !b.disabled && document.querySelector('#node-info').textContent.includes('patrol'); })()`, 5*time.Second)
+	tid := bt.Eval[int](t, ctx, `S.treeId`)
+	bt.Run(t, ctx, chromedp.Click("#btn-shape-add", chromedp.ByID))
+	bt.Wait(t, ctx, "the form, its type list focused", `document.activeElement === document.querySelector('#sf-type') &&
+		document.querySelector('#shape-form').getAttribute('aria-label') === 'Add a child to patrol'`, 5*time.Second)
+	if got := bt.Eval[string](t, ctx, `[...document.querySelectorAll('#sf-type optgroup')].map((g) => g.label).join(' ')`); got != "Actions Conditions Subtrees" {
+		t.Errorf("the types offered to add: %q", got)
+	}
+	setType(t, ctx, "Check")
+	bt.Wait(t, ctx, "Check's parameters, the required first", `[...document.querySelectorAll('#shape-form [data-param]')].map((f) => f.dataset.param + (f.getAttribute('aria-required') ? '*' : '')).join(' ') === 'key* op* value'`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.SetValue(`#shape-form [data-param="key"]`, "noise", chromedp.ByQuery), chromedp.Click("#btn-shape-apply", chromedp.ByID))
+	bt.Wait(t, ctx, "op required, under its field", `(() => { const e = document.querySelector('#shape-form .ef-row[data-field="op"] .ef-err');
+		return !!e && !e.hidden && e.textContent === 'Not applied: Check needs op: give it' &&
+			document.activeElement === document.querySelector('#shape-form [data-param="op"]') &&
+			document.activeElement.getAttribute('aria-invalid') === 'true'; })()`, 5*time.Second)
+	setType(t, ctx, "Set")
+	bt.Run(t, ctx, chromedp.SetValue(`#shape-form [data-param="key"]`, "mode", chromedp.ByQuery),
+		chromedp.SetValue(`#shape-form [data-param="value"]`, "guarding", chromedp.ByQuery), chromedp.Click("#btn-shape-apply", chromedp.ByID))
+	bt.Wait(t, ctx, "added: 13 nodes, the new Set selected, Undo focused", fmt.Sprintf(`S.treeId !== %d && `, tid)+shapeNow(13, "Set", "Sentry.children[1].children[4]")+
+		` && `+shapeNote("Add Set to patrol. Applied to 1 agent")+` && document.activeElement === document.querySelector('#btn-shape-undo')`, 10*time.Second)
+	// Node 11 is the new Set: the agent runs it.
+	bt.Wait(t, ctx, "the new Set ran", `(document.querySelector('#tree g.node[data-id="11"]') || {dataset: {}}).dataset.status === 'success'`, 10*time.Second)
+
+	// Up: before the SubTree; the button keeps the focus.
+	bt.Run(t, ctx, chromedp.Focus("#btn-shape-up", chromedp.ByID), chromedp.KeyEvent(kb.Enter))
+	bt.Wait(t, ctx, "moved up, still selected", shapeNow(13, "Set", "Sentry.children[1].children[3]")+` && `+shapeNote("Move Set up")+
+		` && document.activeElement === document.querySelector('#btn-shape-up')`, 10*time.Second)
+
+	// The SubTree (node 10 now), collapsed, wrapped from its context menu.
+	pressFold(t, ctx, `document.querySelector('#tree g.fold[data-fold="10"]')`)
+	bt.Wait(t, ctx, "the SubTree collapsed", `S.folded.has(10) && S.tree.nodes[10].type === 'SubTree'`, 5*time.Second)
+	menu := `(() => { const r = document.querySelector('#tree g.node[data-id="10"] rect').getBoundingClientRect();
+		document.querySelector('#tree g.node[data-id="10"] rect').dispatchEvent(new MouseEvent('contextmenu', { clientX: r.x + 10, clientY: r.y + 10, bubbles: true, cancelable: true }));
+		return true; })()`
+	bt.Eval[bool](t, ctx, menu)
+	bt.Wait(t, ctx, "the SubTree's menu, its first item focused", `(() => { const m = document.querySelector('#shape-menu');
+		return !!m && m.getAttribute('role') === 'menu' && document.activeElement === m.querySelector('[data-op="insert"]') &&
+			m.querySelector('[data-op="add"]').getAttribute('aria-disabled') === 'true' && m.querySelector('[data-op="unwrap"]').getAttribute('aria-disabled') === 'true' &&
+			S.tree.nodes[S.selected].type === 'SubTree'; })()`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.ArrowDown))
+	bt.Wait(t, ctx, "↓: Move up", `document.activeElement === document.querySelector('#shape-menu [data-op="up"]')`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.Escape))
+	bt.Wait(t, ctx, "Esc: closed, the tree focused", `!document.querySelector('#shape-menu') && document.activeElement === document.querySelector('#tree')`, 5*time.Second)
+	bt.Eval[bool](t, ctx, menu)
+	bt.Wait(t, ctx, "the menu again", `!!document.querySelector('#shape-menu [data-op="wrap"]')`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click(`#shape-menu [data-op="wrap"]`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "the wrap form, Inverter picked", `!document.querySelector('#shape-menu') && document.querySelector('#sf-type').value === 'Inverter' &&
+		[...document.querySelectorAll('#sf-type optgroup')].map((g) => g.label).join(' ') === 'Decorators Composites'`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-shape-apply", chromedp.ByID))
+	bt.Wait(t, ctx, "wrapped: the Inverter selected, the SubTree (node 11) still collapsed", shapeNow(14, "Inverter", "Sentry.children[1].children[4]")+
+		` && S.tree.nodes[11].type === 'SubTree' && S.folded.has(11) && `+shapeNote("Wrap SubTree in Inverter"), 10*time.Second)
+
+	// Step (node 8), forced and with a breakpoint, deleted: both go.
+	control(t, base, "POST", fmt.Sprintf("/api/agents/%d/forces", id), `{"node": 8, "status": "failure"}`)
+	control(t, base, "POST", fmt.Sprintf("/api/agents/%d/breakpoints", id), `{"node": 8, "on": ["abort"]}`)
+	bt.Wait(t, ctx, "Step forced", `S.tree.nodes[8].type === 'Step' && forcesOf(S.agent).some((f) => f.node === 8) && (S.agent.breakpoints || []).some((b) => b.node === 8)`, 5*time.Second)
+	click(8)
+	bt.Wait(t, ctx, "Step's Delete", `(() => { const b = document.querySelector('#btn-shape-delete'); return !!b && !b.disabled && S.tree.nodes[S.selected].type === 'Step'; })()`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-shape-delete", chromedp.ByID))
+	bt.Wait(t, ctx, "deleted: its force and breakpoint dropped, the next sibling selected", shapeNow(13, "Set", "Sentry.children[1].children[2]")+` &&
+		`+shapeNote("Delete Step. Applied to 1 agent (running nodes halted once). Dropped 1 force and 1 breakpoint of the nodes deleted.")+` &&
+		!forcesOf(S.agent).length && !(S.agent.breakpoints || []).length`, 10*time.Second)
+
+	// Undo, four times: the button, Ctrl+Z, the button twice.
+	bt.Run(t, ctx, chromedp.Click("#btn-shape-undo", chromedp.ByID))
+	bt.Wait(t, ctx, "the delete undone", `S.tree.nodes.length === 14 && S.tree.nodes[8].type === 'Step' && `+shapeNote("Undone: delete Step.")+` &&
+		document.querySelector('#btn-shape-undo').title.startsWith('Undo: wrap SubTree in Inverter (3 edits can be undone)')`, 10*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil), chromedp.KeyEvent("z", chromedp.KeyModifiers(input.ModifierCtrl)))
+	bt.Wait(t, ctx, "Ctrl+Z: the wrap undone, the SubTree still collapsed", `S.tree.nodes.length === 13 && S.tree.nodes[10].type === 'SubTree' && S.folded.has(10) &&
+		document.querySelectorAll('#tree g.node').length === 12 && `+shapeNote("Undone: wrap SubTree in Inverter."), 10*time.Second)
+	for _, what := range []string{"move Set up", "add Set to patrol"} {
+		bt.Run(t, ctx, chromedp.Click("#tree g.node[data-id=\"5\"] rect", chromedp.ByQuery))
+		bt.Wait(t, ctx, "Undo for "+what, `(() => { const b = document.querySelector('#btn-shape-undo'); return !!b && !b.disabled && b.title.startsWith('Undo: `+what+`'); })()`, 5*time.Second)
+		bt.Run(t, ctx, chromedp.Click("#btn-shape-undo", chromedp.ByID))
+		bt.Wait(t, ctx, "undone: "+what, shapeNote("Undone: "+what+"."), 10*time.Second)
+	}
+	bt.Wait(t, ctx, "the tree as it was, nothing to undo", `S.tree.nodes.length === 12 && S.tree.nodes[9].type === 'SubTree' &&
+		document.querySelector('#btn-shape-undo').disabled`, 5*time.Second)
+	s.Do(func(m *arbor.Manager) {
+		if got := outline(m.Agent(id).Tree()); got != sentryOutline {
+			t.Errorf("the agent's tree after the undos: %s", got)
+		}
+	})
+	if got := bt.Eval[string](t, ctx, `S.tree.nodes.map((n) => n.label).join(' ')`); !strings.HasPrefix(got, "Selector investigate Check") {
+		t.Errorf("the tree shown: %s", got)
+	}
+}

@@ -1,0 +1,488 @@
+// Changing the tree's shape while it runs (with controls and the
+// program's Recompile): the Node tab's Shape section, the tree's context
+// menu (right click, or the context menu key on the tree), the form that
+// adds a node or wraps one, and Undo.
+'use strict';
+
+// CATEGORY_NAMES heads the groups of the type list.
+const CATEGORY_NAMES = { action: 'Actions', condition: 'Conditions', subtree: 'Subtrees', decorator: 'Decorators', control: 'Composites' };
+
+// categoryOf returns node n's category: action, condition, subtree,
+// decorator or control.
+function categoryOf(n) {
+  const c = S.tree && S.tree.categories;
+  if (c && hasOwn(c, n.type)) return c[n.type];
+  return n.children.length ? 'control' : 'action';
+}
+
+// shapeSlot says where node n is: 'root' (the tree's, or a subtree's:
+// its path's last step is >Name), 'guard' (a guard's root) or 'child'.
+function shapeSlot(n) {
+  if (n.id === 0 || />[^.>]*$/.test(n.path)) return 'root';
+  if (n.guardOf >= 0) return 'guard';
+  return 'child';
+}
+
+// shapeActions lists what can be done to node n's place in the tree:
+// { op, text, title, why } (why: the reason it cannot, '' when it can).
+function shapeActions(n) {
+  const t = S.tree;
+  const slot = shapeSlot(n);
+  const cat = categoryOf(n);
+  const p = slot === 'child' && n.parent >= 0 ? t.nodes[n.parent] : null;
+  const kids = p ? p.children : [];
+  const at = kids.indexOf(n.id);
+  const me = fullLabel(n.id);
+  const pl = p ? fullLabel(p.id) : '';
+  const place = slot === 'root' ? 'It is the root of ' + (n.id === 0 ? 'the tree' : 'a subtree') + ': it has no siblings'
+    : slot === 'guard' ? 'It is a guard: it has no siblings' : '';
+  const token = S.token ? '' : NEED_TOKEN;
+  const addWhy = { control: '', decorator: 'A decorator takes exactly one child, and has it: wrap its child in a composite to give it siblings',
+    subtree: 'A SubTree\'s child is the tree it runs: edit that tree' }[cat];
+  return [
+    { op: 'add', text: '+ Child…', title: 'Add a child to ' + me + ', after its children: pick its type',
+      why: token || (addWhy !== undefined ? addWhy : 'A leaf takes no children: insert a sibling after it, or wrap it in a composite') },
+    { op: 'insert', text: '+ Sibling…', title: 'Insert a node after ' + me + ', among its siblings: pick its type',
+      why: token || place || (p && categoryOf(p) !== 'control' ? 'Its parent, ' + pl + ', is a decorator: it takes one child (wrap ' + me + ' instead)' : '') },
+    { op: 'up', text: '↑ Up', title: 'Move ' + me + ' before its previous sibling',
+      why: token || place || (at <= 0 ? 'It is the first child of ' + pl + ' already' : '') },
+    { op: 'down', text: '↓ Down', title: 'Move ' + me + ' after its next sibling',
+      why: token || place || (at < 0 || at >= kids.length - 1 ? 'It is the last child of ' + pl + ' already' : '') },
+    { op: 'wrap', text: 'Wrap…', title: 'Wrap ' + me + ' in a decorator (Inverter, Repeat, Timeout…) or a composite: pick its type', why: token },
+    { op: 'unwrap', text: 'Unwrap', title: 'Replace ' + me + ' by its only child',
+      why: token || (cat === 'subtree' ? 'A SubTree\'s child is the tree it runs'
+        : n.children.length !== 1 ? 'Only a node with one child can be unwrapped (replaced by its child)'
+          : n.guard >= 0 ? 'It has a guard, which unwrapping would lose: delete the guard first' : '') },
+    { op: 'delete', text: 'Delete', title: 'Delete ' + me + (n.children.length || n.guard >= 0 ? ' and the nodes under it' : ''),
+      why: token || (slot === 'root' ? (n.id === 0 ? 'The tree\'s root cannot be deleted' : 'A subtree\'s root cannot be deleted: delete the SubTree that runs it')
+        : p && kids.length === 1 ? 'It is the only child of ' + pl + ', which needs one: delete ' + pl + ', or unwrap it' : '') },
+  ];
+}
+
+// undoAction is Undo's { text, title, why }.
+function undoAction() {
+  const u = S.tree && S.tree.undo;
+  const why = !S.token ? NEED_TOKEN : !u ? 'Nothing to undo: no edit made this tree (a reload from its file starts afresh)' : '';
+  const title = u ? 'Undo: ' + u.last + (u.count > 1 ? ' (' + u.count + ' edits can be undone)' : '') + ' (Ctrl+Z)' : '';
+  return { op: 'undo', text: '↶ Undo', title, why };
+}
+
+// runShape does op to node n: opens the form (add, insert, wrap) or
+// sends the edit.
+function runShape(n, op) {
+  if (op === 'undo') return undoShape();
+  if (op === 'add' || op === 'insert' || op === 'wrap') return openShapeForm(n, op);
+  if (op === 'up' || op === 'down') return sendShape({ op: 'move', path: n.path, by: op === 'up' ? -1 : 1 });
+  return sendShape({ op, path: n.path });
+}
+
+// renderShapeBox fills the Node tab's Shape section for node n: the
+// shape edits as buttons (those that cannot be done disabled, their
+// tooltips saying why), Undo, the last edit's note, or the form adding
+// a node. It redraws only when what it shows changes.
+function renderShapeBox(n) {
+  const box = $('#shape-box');
+  const show = !!n && canEdit();
+  box.hidden = !show;
+  const form = show && S.shapeForm && S.shapeForm.tree === S.treeId && S.shapeForm.node === n.id ? S.shapeForm : null;
+  if (!form) S.shapeForm = null;
+  const note = show && S.shapeNote && S.shapeNote.tree === S.treeId ? S.shapeNote.text : '';
+  const key = show ? JSON.stringify([S.treeId, n.id, !!S.token, form && form.op, note, S.tree.undo || null]) : '';
+  if (key === S.shapeKey) return;
+  S.shapeKey = key;
+  if (!show) {
+    box.replaceChildren();
+    return;
+  }
+  if (form) {
+    box.replaceChildren(shapeForm(n, form.op));
+    return;
+  }
+  // A button keeps the focus it had through a redraw (the tree switched
+  // after a move, say).
+  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : '';
+  const row = h('div', { class: 'shape-row', role: 'group', 'aria-label': 'Change the tree\'s shape at ' + fullLabel(n.id) });
+  for (const a of shapeActions(n).concat([undoAction()])) {
+    const b = h('button', { type: 'button', id: 'btn-shape-' + a.op, title: a.why || a.title, onclick: () => runShape(n, a.op) }, a.text);
+    if (a.op === 'delete') b.classList.add('danger');
+    if (a.op === 'undo') b.classList.add('shape-undo');
+    b.disabled = !!a.why;
+    row.append(b);
+  }
+  const kids = [h('h4', { text: 'Shape' }), row];
+  if (n.path.includes('>')) kids.push(h('p', { class: 'muted', text: 'In a subtree: an edit changes every use of the subtree.' }));
+  const msg = h('p', { id: 'shape-msg', class: 'edit-note', role: 'status' });
+  kids.push(msg);
+  box.replaceChildren(...kids);
+  // A live region announces a change of its text: added empty, then filled.
+  if (note) setTimeout(() => { if (msg.isConnected) msg.textContent = note; }, 50);
+  if (S.shapeFocus && S.shapeFocus.tree === S.treeId) {
+    const b = $('#btn-shape-' + S.shapeFocus.op);
+    const u = $('#btn-shape-undo');
+    S.shapeFocus = null;
+    if (b && !b.disabled) b.focus();
+    else if (u && !u.disabled) u.focus();
+  } else if (focused && $('#' + focused) && !$('#' + focused).disabled) $('#' + focused).focus();
+}
+
+// shapeMessage shows text under the Shape section's buttons (an error:
+// not a note).
+function shapeMessage(text, error) {
+  const msg = $('#shape-msg');
+  if (!msg) return;
+  msg.classList.toggle('ef-err', !!error);
+  msg.textContent = text;
+}
+
+// openShapeForm opens the form picking the node that op (add, insert,
+// wrap) puts in the tree at node n, its type list focused.
+function openShapeForm(n, op) {
+  if (!canEdit() || !S.token) return;
+  S.edit = null; // one form at a time
+  S.editKey = '';
+  S.shapeForm = { tree: S.treeId, node: n.id, op };
+  S.shapeNote = null;
+  if (S.selected !== n.id) selectNode(n.id);
+  else setTab('node');
+  renderNode();
+  const sel = $('#sf-type');
+  if (sel) {
+    sel.focus();
+    sel.scrollIntoView({ block: 'nearest' });
+  }
+}
+
+// closeShapeForm closes the form; focus: back to the button of its op.
+function closeShapeForm(op) {
+  S.shapeForm = null;
+  const n = S.tree && S.selected >= 0 ? S.tree.nodes[S.selected] : null;
+  renderShapeBox(n);
+  const b = $('#btn-shape-' + op);
+  if (b && !b.disabled) b.focus();
+}
+
+// shapeForm builds the form of op at node n: the new node's type (the
+// palette's leaves for add and insert, its decorators and composites for
+// wrap), its name and the parameters its type takes (those it requires
+// first), Apply and Cancel.
+function shapeForm(n, op) {
+  const me = fullLabel(n.id);
+  const what = { add: 'Add a child to ' + me, insert: 'Insert a node after ' + me, wrap: 'Wrap ' + me + ' in' }[op];
+  const form = h('form', { id: 'shape-form', class: 'edit-form', 'aria-label': what });
+  form.append(h('h4', { text: what }));
+  const cats = op === 'wrap' ? ['decorator', 'control'] : ['action', 'condition', 'subtree'];
+  const sel = h('select', { id: 'sf-type', name: 'type', title: op === 'wrap' ? 'The decorator (or composite) to wrap the node in' : 'The new node\'s type: a leaf (a composite or a decorator needs children: add a leaf, then wrap it)' });
+  const palette = (S.tree.palette || []);
+  for (const c of cats) {
+    const types = palette.filter((p) => p.category === c);
+    if (!types.length) continue;
+    const g = h('optgroup', { label: CATEGORY_NAMES[c] });
+    for (const p of types) g.append(h('option', { value: p.type, text: p.type }));
+    sel.append(g);
+  }
+  const last = S.shapeLast[op === 'wrap' ? 'wrap' : 'add'] || (op === 'wrap' ? 'Inverter' : '');
+  if (last && palette.some((p) => p.type === last && cats.includes(p.category))) sel.value = last;
+  const row = (name, field, hint) => {
+    const id = field.id || 'sf-' + name;
+    field.id = id;
+    if (hint && !field.title) field.title = hint;
+    const err = h('div', { class: 'ef-err', id: id + '-err', role: 'alert', hidden: '' });
+    return h('div', { class: 'ef-row', 'data-field': name }, h('label', { for: id, text: name, title: name + (hint ? ': ' + hint : '') }), field, h('span'), err);
+  };
+  form.append(row('type', sel));
+  const nameIn = h('input', { type: 'text', id: 'sf-name', name: 'name', autocomplete: 'off', placeholder: '(no name)' });
+  form.append(row('name', nameIn, 'The new node\'s name (its label); empty: none'));
+  const params = h('div', { id: 'sf-params' });
+  form.append(params);
+  // The parameters of the type picked: those it requires first, marked
+  // so, then the others, empty (their defaults apply).
+  const fill = () => {
+    const t = S.tree.types && hasOwn(S.tree.types, sel.value) ? S.tree.types[sel.value] : null;
+    const ps = t ? (t.params || []).slice().sort((a, b) => Number(!!b.required) - Number(!!a.required)) : [];
+    let seq = 0;
+    const rows = ps.map((p) => {
+      const field = addedField(p);
+      field.id = 'sf-p' + seq++;
+      if (p.required) field.setAttribute('aria-required', 'true');
+      return row(p.name, field, field.title);
+    });
+    if (!ps.length && !(t && t.anyParams)) rows.push(h('p', { class: 'muted', text: sel.value + ' takes no parameters.' }));
+    if (t && t.anyParams) rows.push(newParamRow());
+    params.replaceChildren(...rows);
+  };
+  sel.addEventListener('change', fill);
+  fill();
+  const sub = n.path.includes('>') ? ' It is in a subtree: every use of the subtree changes.' : '';
+  form.append(h('p', { class: 'muted', text: 'Apply compiles the new tree and moves every agent running it there at once (running nodes halted once, blackboards kept; forces and breakpoints stay on their nodes). Undo takes it back.' + sub }));
+  const apply = h('button', { type: 'submit', id: 'btn-shape-apply', class: 'primary', title: 'Apply (Enter)' }, 'Apply');
+  const cancel = h('button', { type: 'button', id: 'btn-shape-cancel', title: 'Close the form, changing nothing (Esc)', onclick: () => closeShapeForm(op) }, 'Cancel');
+  form.append(h('div', { class: 'ef-buttons' }, apply, cancel), h('div', { class: 'ef-err ef-form-err', id: 'ef-form-err', role: 'alert', hidden: '' }));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    applyShapeForm(n, op, form);
+  });
+  form.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      closeShapeForm(op);
+    }
+  });
+  return form;
+}
+
+// applyShapeForm sends the form's node: its type, name and the
+// parameters filled in. A refusal (a parameter the type requires, the
+// compiler's message) shows under the field it names, else under the
+// form, and nothing changes.
+async function applyShapeForm(n, op, form) {
+  fieldError(form, null, '');
+  const type = $('#sf-type').value;
+  if (!type) {
+    fieldError(form, 'type', 'Pick a type.');
+    return;
+  }
+  const params = {};
+  for (const field of form.querySelectorAll('[data-param]')) {
+    if (field.value.trim() === '') continue; // left out
+    try {
+      params[field.dataset.param] = editValue(field);
+    } catch (err) {
+      fieldError(form, field.dataset.param, 'Not JSON: ' + err.message);
+      field.focus();
+      return;
+    }
+  }
+  const newRow = form.querySelector('#ef-new');
+  if (newRow) {
+    const newName = $('#ef-new-name').value.trim();
+    const raw = $('#ef-new-value').value;
+    const [bad, at] = newParamError(form, newName, raw);
+    if (bad) {
+      rowError(form, newRow, bad, at);
+      at.focus();
+      return;
+    }
+    if (newName) params[newName] = anyValue(raw.trim());
+  }
+  const node = { type };
+  const name = $('#sf-name').value.trim();
+  if (name) node.name = name;
+  if (Object.keys(params).length) node.params = params;
+  S.shapeLast[op === 'wrap' ? 'wrap' : 'add'] = type;
+  const apply = $('#btn-shape-apply');
+  apply.disabled = true;
+  S.shapeFocus = { op, tree: -1 }; // once applied, on the new tree: its button, else Undo
+  await sendShape({ op, path: n.path, node }, (err) => {
+    S.shapeFocus = null;
+    apply.disabled = false;
+    // The session names a parameter the type requires ("Check needs key
+    // and op"), the compiler one it refuses (parameter "x").
+    const m = /^\S+ needs (\S+?)(?: and|:)/.exec(err.message) || /parameter "([^"]+)"/.exec(err.message);
+    const field = m && form.querySelector('[data-param="' + CSS.escape(m[1]) + '"]') ? m[1] : null;
+    const text = (err.status === 400 ? 'Not applied: ' : '') + err.message.replace(/^trees\.\S*?: /gm, '');
+    fieldError(form, field, text);
+    if (field) form.querySelector('[data-param="' + CSS.escape(field) + '"]').focus();
+    else apply.focus();
+  });
+}
+
+// sendShape sends a shape edit; onError (else the Shape section's
+// message) gets a refusal. It says whether the edit was applied.
+async function sendShape(body, onError) {
+  return editRequest('api/trees/' + S.treeId + '/shape', body, onError);
+}
+
+// undoShape undoes the last edit of the tree shown.
+async function undoShape() {
+  if (!canEdit() || !S.token || !S.tree || !S.tree.undo) return false;
+  return editRequest('api/trees/' + S.treeId + '/undo', {});
+}
+
+// editRequest posts an edit of the tree's shape (or an undo) and, once
+// applied, closes the form and notes what was done; the page follows the
+// agent to the new tree (switchTree, with the edit's hint: the node to
+// select, the collapsed nodes moved to their new ids).
+async function editRequest(path, body, onError) {
+  const prev = S.tree;
+  const prevSel = S.selected;
+  try {
+    const r = await post(path, body);
+    S.shapeForm = null;
+    S.edit = null;
+    if (S.shapeFocus) S.shapeFocus.tree = r.tree;
+    const agents = r.agents === 1 ? '1 agent' : r.agents + ' agents';
+    const d = r.dropped;
+    const lost = d ? [d.forces ? d.forces + (d.forces === 1 ? ' force' : ' forces') : '', d.breakpoints ? d.breakpoints + (d.breakpoints === 1 ? ' breakpoint' : ' breakpoints') : '']
+      .filter(Boolean).join(' and ') : '';
+    const what = r.op === 'undo' ? 'Undone: ' + r.undone : r.undo ? r.undo.last.charAt(0).toUpperCase() + r.undo.last.slice(1) : 'Done';
+    S.shapeNote = { tree: r.tree, text: what + '. Applied to ' + agents + ' (running nodes halted once).' + (lost ? ' Dropped ' + lost + ' of ' + (r.op === 'undo' ? 'nodes the undone edit added.' : 'the nodes deleted.') : '') };
+    const sel = r.node >= 0 ? r.node : r.ids && prevSel >= 0 && prevSel < r.ids.length ? r.ids[prevSel] : -1;
+    const hint = { from: prev, to: r.tree, ids: r.ids || null, sel };
+    if (S.treeId === r.tree) applyEditHint(hint); // the live update came first
+    else S.editHint = hint;
+    if (S.tab === 'node') renderNode();
+    return true;
+  } catch (err) {
+    if (onError) onError(err);
+    else {
+      shapeMessage((err.status === 400 ? 'Not applied: ' : '') + err.message.replace(/^trees\.\S*?: /gm, ''), true);
+      notice('');
+    }
+    return false;
+  }
+}
+
+// remapFolds moves the collapsed nodes (and Auto-collapse's pins) of
+// tree from, by their fold keys, to the nodes of tree to that ids maps
+// them to; those of deleted nodes go.
+function remapFolds(from, to, ids) {
+  if (!from || !to || !ids || from.name !== to.name) return;
+  const oldKeys = foldKeys(from);
+  const newKeys = foldKeys(to);
+  const byKey = new Map(oldKeys.map((k, i) => [k, i]));
+  const move = (k) => {
+    const i = byKey.get(k);
+    if (i === undefined) return k; // not a node of the tree: kept as it is
+    const j = ids[i];
+    return j >= 0 && j < newKeys.length ? newKeys[j] : null;
+  };
+  const folds = S.folds.get(from.name);
+  if (folds) {
+    const moved = [...folds].map(move).filter((k) => k != null);
+    folds.clear();
+    for (const k of moved) folds.add(k);
+  }
+  const pins = AUTO.pins.get(from.name);
+  if (pins) {
+    const moved = [...pins].map(([k, v]) => [move(k), v]).filter(([k]) => k != null);
+    pins.clear();
+    for (const [k, v] of moved) pins.set(k, v);
+  }
+}
+
+// applyEditHint, once the page shows the edited tree, moves the collapsed
+// nodes there and selects the node the edit names (after the live update
+// redrew the tree).
+function applyEditHint(hint) {
+  const t = S.tree;
+  remapFolds(hint.from, t, hint.ids);
+  if (hint.sel >= 0 && hint.sel < t.nodes.length) S.selected = hint.sel;
+  drawTree();
+  if (S.shown) paint(S.shown.nodes);
+  if (S.agent) {
+    markBreakpoints(S.agent.breakpoints || []);
+    markForces(forcesOf(S.agent));
+  }
+  showEdited(S.selected);
+}
+
+// showEdited shows node id after an edit: the collapsed nodes above it
+// expanded, the view moved to it when it is out of view.
+function showEdited(id) {
+  const t = S.tree;
+  if (id < 0 || id >= t.nodes.length) return;
+  reveal(id);
+  if (!inView(id, viewGoal())) {
+    setFollow(false);
+    const n = t.nodes[shownAt(id)];
+    const [W, H] = sizeOf($('#tree'), 800, 500);
+    const k = Math.max(S.view.k, 0.85);
+    panTo({ k, x: W / 2 - n.x * k, y: H / 2 - (n.y + 20) * k }, true);
+  }
+}
+
+// openShapeMenu opens the context menu of node id at (x, y) on the
+// screen: the shape edits and Undo, as menu items (↑ ↓ Home End move,
+// Enter or Space does it, Esc closes; those that cannot be done say why
+// in their tooltip and do nothing).
+function openShapeMenu(id, x, y) {
+  closeShapeMenu(false);
+  const n = S.tree.nodes[id];
+  if (S.selected !== id) selectNode(id);
+  const menu = h('div', { id: 'shape-menu', role: 'menu', 'aria-label': 'Edit the tree at ' + fullLabel(id) });
+  const items = shapeActions(n).concat([undoAction()]);
+  const text = { add: 'Add a child…', insert: 'Insert a sibling after…', up: 'Move up', down: 'Move down', wrap: 'Wrap in…', unwrap: 'Unwrap', delete: 'Delete', undo: 'Undo' };
+  for (const a of items) {
+    if (a.op === 'undo') menu.append(h('div', { role: 'separator', class: 'sm-sep' }));
+    const b = h('button', { type: 'button', role: 'menuitem', tabindex: '-1', 'data-op': a.op, title: a.why || a.title }, text[a.op]);
+    if (a.why) b.setAttribute('aria-disabled', 'true');
+    b.addEventListener('click', () => {
+      if (a.why) return;
+      closeShapeMenu(false);
+      runShape(n, a.op);
+    });
+    menu.append(b);
+  }
+  menu.addEventListener('keydown', (e) => {
+    const all = [...menu.querySelectorAll('[role="menuitem"]')];
+    const at = all.indexOf(document.activeElement);
+    let next = -1;
+    switch (e.key) {
+      case 'ArrowDown': next = (at + 1) % all.length; break;
+      case 'ArrowUp': next = (at - 1 + all.length) % all.length; break;
+      case 'Home': next = 0; break;
+      case 'End': next = all.length - 1; break;
+      case 'Escape': closeShapeMenu(true); break;
+      case 'Tab': closeShapeMenu(true); break;
+      default: return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    if (next >= 0) all[next].focus();
+  });
+  // The focus gone elsewhere closes it (this menu: not one opened since).
+  menu.addEventListener('focusout', (e) => {
+    if (!menu.contains(e.relatedTarget)) setTimeout(() => { if (menu.isConnected && !menu.contains(document.activeElement)) closeShapeMenu(false); }, 0);
+  });
+  document.body.append(menu);
+  const r = menu.getBoundingClientRect();
+  menu.style.left = Math.max(4, Math.min(x, window.innerWidth - r.width - 4)) + 'px';
+  menu.style.top = Math.max(4, Math.min(y, window.innerHeight - r.height - 4)) + 'px';
+  const first = items.findIndex((a) => !a.why);
+  menu.querySelectorAll('[role="menuitem"]')[Math.max(0, first)].focus();
+}
+
+// closeShapeMenu closes the context menu; back: the tree gets the focus.
+function closeShapeMenu(back) {
+  const menu = $('#shape-menu');
+  if (!menu) return;
+  menu.remove();
+  if (back) $('#tree').focus();
+}
+
+function setupShape() {
+  const svg = $('#tree');
+  // A right click on a node (or the context menu key, Shift+F10, on the
+  // tree: the selected node) opens its menu, when the page may edit.
+  svg.addEventListener('contextmenu', (e) => {
+    if (!canEdit() || !S.tree) return;
+    const at = document.elementFromPoint(e.clientX, e.clientY);
+    const g = at && at.closest && at.closest('#tree g.node');
+    const id = g ? Number(g.getAttribute('data-id')) : S.selected;
+    if (id < 0 || id >= S.tree.nodes.length) return;
+    e.preventDefault();
+    let x = e.clientX;
+    let y = e.clientY;
+    const el = S.nodeEls[shownAt(id)];
+    if (!g && el) {
+      const r = el.getBoundingClientRect();
+      x = r.left + 8;
+      y = r.bottom + 2;
+    }
+    openShapeMenu(id, x, y);
+  });
+  document.addEventListener('pointerdown', (e) => {
+    const menu = $('#shape-menu');
+    if (menu && !menu.contains(e.target)) closeShapeMenu(false);
+  }, true);
+  window.addEventListener('resize', () => closeShapeMenu(false));
+  // Ctrl+Z (⌘Z), outside fields: Undo.
+  document.addEventListener('keydown', (e) => {
+    if (e.key.toLowerCase() !== 'z' || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey) return;
+    const el = document.activeElement;
+    if ((el && isField(el)) || $('#agent-view').hidden || !canEdit() || !S.token || !S.tree || !S.tree.undo) return;
+    e.preventDefault();
+    undoShape();
+  });
+}

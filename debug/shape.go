@@ -514,7 +514,17 @@ func (s *Session) applyLocked(td *treeDesc, agents []*arbor.Agent, doc *arbor.Do
 	if push != nil {
 		s.undo[t] = pushUndo(s.undo[old], push(ids, t))
 	}
-	delete(s.undo, old) // no agent runs old any more
+	// The stacks of trees no agent runs any more (old, and those a
+	// reload from a file replaced) go.
+	running := map[*arbor.Tree]bool{}
+	for _, a := range s.m.Agents() {
+		running[a.Tree()] = true
+	}
+	for tr := range s.undo {
+		if !running[tr] {
+			delete(s.undo, tr)
+		}
+	}
 	s.gen++
 	s.rev++
 	ntd := s.treeOf(agents[0])

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/arborbt/arbor"
+	"github.com/arborbt/arbor/format"
 )
 
 // More paths of testTrees' sentry (pathNoise and the others: edit_test.go).
@@ -684,4 +685,42 @@ func TestShapeSubtreeUses(t *testing.T) {
 			t.Errorf("forces after the insert: 3 %v, 10 %v (%s)", a.Forced(3), a.Forced(10), nt.Node(10).Path)
 		}
 	})
+}
+
+// A tree whose shape was edited downloads in each format, and reads back
+// as the tree the agents run.
+func TestShapeDownload(t *testing.T) {
+	s, h, tid, _ := editSession(t, Options{Registry: testRegistry(t)})
+	var ans map[string]any
+	for _, body := range []string{
+		`{"op": "wrap", "path": "` + pathPatrolStep + `", "node": {"type": "Repeat", "params": {"count": 2}}}`,
+		`{"op": "add", "path": "` + pathInvest + `", "node": {"type": "Wait", "name": "linger", "params": {"ms": 300}}}`,
+		`{"op": "move", "path": "` + pathPatrol + `", "by": -1}`,
+		`{"op": "wrap", "path": "` + pathRoot + `", "node": {"type": "ForceSuccess"}}`,
+	} {
+		var code int
+		if code, ans = shapeEdit(t, h, tid, body); code != 200 {
+			t.Fatalf("%s: %d %v", body, code, ans)
+		}
+		tid = int(ans["tree"].(float64))
+	}
+	const want = "ForceSuccess(Selector(patrol[Check](Set Wait Repeat(Step) SubTree(Wait)) investigate(Check Set Wait linger)))"
+	if got := outline(treesOf(s)[0]); got != want {
+		t.Fatalf("edited: %s", got)
+	}
+	for _, f := range []string{"arbor", "b3", "btcpp"} {
+		code, data, _ := download(t, h, fmt.Sprintf("/api/trees/%d/document?format=%s", tid, f))
+		if code != 200 {
+			t.Errorf("%s: %d %s", f, code, data)
+			continue
+		}
+		doc, err := format.Parse(data, f)
+		if err != nil {
+			t.Errorf("%s: %v\n%s", f, err, data)
+			continue
+		}
+		if got := outline(mustCompile(t, doc)); got != want {
+			t.Errorf("%s reads back as %s\n%s", f, got, data)
+		}
+	}
 }

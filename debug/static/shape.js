@@ -4,6 +4,10 @@
 // adds a node or wraps one, and Undo.
 'use strict';
 
+// MENU_TEXT names the shape edits in the context menu, and to screen
+// readers on the Node tab's buttons (whose text has arrows).
+const MENU_TEXT = { add: 'Add a child…', insert: 'Insert a sibling after…', up: 'Move up', down: 'Move down', wrap: 'Wrap in…', unwrap: 'Unwrap', delete: 'Delete', undo: 'Undo' };
+
 // CATEGORY_NAMES heads the groups of the type list.
 const CATEGORY_NAMES = { action: 'Actions', condition: 'Conditions', subtree: 'Subtrees', decorator: 'Decorators', control: 'Composites' };
 
@@ -103,7 +107,7 @@ function renderShapeBox(n) {
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : '';
   const row = h('div', { class: 'shape-row', role: 'group', 'aria-label': 'Change the tree\'s shape at ' + fullLabel(n.id) });
   for (const a of shapeActions(n).concat([undoAction()])) {
-    const b = h('button', { type: 'button', id: 'btn-shape-' + a.op, title: a.why || a.title, onclick: () => runShape(n, a.op) }, a.text);
+    const b = h('button', { type: 'button', id: 'btn-shape-' + a.op, title: a.why || a.title, 'aria-label': MENU_TEXT[a.op], onclick: () => runShape(n, a.op) }, a.text);
     if (a.op === 'delete') b.classList.add('danger');
     if (a.op === 'undo') b.classList.add('shape-undo');
     b.disabled = !!a.why;
@@ -402,10 +406,9 @@ function openShapeMenu(id, x, y) {
   if (S.selected !== id) selectNode(id);
   const menu = h('div', { id: 'shape-menu', role: 'menu', 'aria-label': 'Edit the tree at ' + fullLabel(id) });
   const items = shapeActions(n).concat([undoAction()]);
-  const text = { add: 'Add a child…', insert: 'Insert a sibling after…', up: 'Move up', down: 'Move down', wrap: 'Wrap in…', unwrap: 'Unwrap', delete: 'Delete', undo: 'Undo' };
   for (const a of items) {
     if (a.op === 'undo') menu.append(h('div', { role: 'separator', class: 'sm-sep' }));
-    const b = h('button', { type: 'button', role: 'menuitem', tabindex: '-1', 'data-op': a.op, title: a.why || a.title }, text[a.op]);
+    const b = h('button', { type: 'button', role: 'menuitem', tabindex: '-1', 'data-op': a.op, title: a.why || a.title }, MENU_TEXT[a.op]);
     if (a.why) b.setAttribute('aria-disabled', 'true');
     b.addEventListener('click', () => {
       if (a.why) return;
@@ -453,13 +456,21 @@ function closeShapeMenu(back) {
 
 function setupShape() {
   const svg = $('#tree');
-  // A right click on a node (or the context menu key, Shift+F10, on the
-  // tree: the selected node) opens its menu, when the page may edit.
+  // The context menu key (or Shift+F10) on the tree: its menu is the
+  // selected node's (else the root's), wherever the browser says it is.
+  let fromKey = 0;
+  svg.addEventListener('keydown', (e) => {
+    if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) fromKey = performance.now();
+  });
+  // A right click on a node (or the context menu key) opens its menu,
+  // when the page may edit.
   svg.addEventListener('contextmenu', (e) => {
     if (!canEdit() || !S.tree) return;
-    const at = document.elementFromPoint(e.clientX, e.clientY);
+    const key = performance.now() - fromKey < 1000;
+    fromKey = 0;
+    const at = key ? null : document.elementFromPoint(e.clientX, e.clientY);
     const g = at && at.closest && at.closest('#tree g.node');
-    const id = g ? Number(g.getAttribute('data-id')) : S.selected;
+    const id = g ? Number(g.getAttribute('data-id')) : key ? Math.max(0, S.selected) : S.selected;
     if (id < 0 || id >= S.tree.nodes.length) return;
     e.preventDefault();
     let x = e.clientX;

@@ -286,6 +286,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	history := fset.Int("history", 500, "ticks of history kept for each watched agent")
 	mocks := mockFlags{}
 	fset.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); other unknown types run one tick, then succeed (in a guard: a condition that holds, or by the script's first status)")
+	var palettes typesFlags
+	fset.Var(&palettes, "types", "a palette `FILE` declaring the program's node types (as for validate; repeatable): they run as mocks of their category taking the parameters it declares, the edit form lists them with those parameters, and edits are checked against them")
 	fset.Usage = func() {
 		fmt.Fprintln(fset.Output(), "usage: arbor serve [flags] FILE...\n\n"+
 			"Ticks agents of the trees in FILEs (built-in nodes; unknown leaf types are mock actions, unknown types\n"+
@@ -309,6 +311,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	if msg := checkTickMs(*tickMs, *ticks); msg != "" {
 		return usageError(fset, "%s", msg)
 	}
+	decl, err := readPalettes(palettes)
+	if err != nil {
+		fmt.Fprintf(stderr, "arbor serve: %v\n", err)
+		return 1
+	}
 	// Node errors go to the debugger (sess, made below before any tick)
 	// and to the log.
 	var sess *debug.Session
@@ -329,8 +336,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	// parameters), those of a file's reload registered under the
 	// session's lock.
 	described := arbor.NewRegistry()
+	if err := decl.register(described, mocks, serveIdle); err != nil {
+		fmt.Fprintf(stderr, "arbor serve: %v\n", err)
+		return 1
+	}
 	for _, path := range fset.Args() {
-		tree, doc, err := loadMocked(path, mocks)
+		tree, doc, err := loadMocked(path, mocks, decl)
 		if err != nil {
 			printErrors(stderr, err)
 			return 1
@@ -365,7 +376,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		// An edit in the debugger compiles as the file did (mocks and
 		// stand-ins); the file's next change replaces the edited tree.
 		Recompile: func(old *arbor.Tree, doc *arbor.Document) (*arbor.Tree, error) {
-			tree, err := compileMocked(doc, mocks)
+			tree, err := compileMocked(doc, mocks, decl)
 			if err != nil {
 				return nil, err
 			}
@@ -412,7 +423,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	// replaces its tree in the running agents (their running nodes are
 	// halted, blackboards kept).
 	goWatch(&watcher, runCtx, fset.Args(), treeFiles, time.Second, func(path string) {
-		tree, doc, err := loadMocked(path, mocks)
+		tree, doc, err := loadMocked(path, mocks, decl)
 		if err != nil {
 			fmt.Fprintf(stderr, "arbor serve: reload %s: the running tree stays:\n", path)
 			printErrors(stderr, err)
@@ -456,16 +467,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	return 0
 }
 
+// serveIdle is what an action mock of arbor serve does unless scripted:
+// run one tick, then succeed (so that the debugger shows it running).
+var serveIdle = []arbor.Status{arbor.Running, arbor.Success}
+
 // loadMocked loads a tree file (any format) whose unknown leaf node types
 // become mock actions: scripted by mocks, or running for one tick, then
 // succeeding (types used in guards: mock conditions; types with children:
-// stand-ins; see mockUnknown).
-func loadMocked(path string, mocks mockFlags) (*arbor.Tree, *arbor.Document, error) {
+// stand-ins; see mockUnknown). The types decl declares are mocks of
+// their category that take the parameters declared.
+func loadMocked(path string, mocks mockFlags, decl declared) (*arbor.Tree, *arbor.Document, error) {
 	doc, err := loadTreeFile(path, "")
 	if err != nil {
 		return nil, nil, err
 	}
-	tree, err := compileMocked(doc, mocks)
+	tree, err := compileMocked(doc, mocks, decl)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -475,8 +491,11 @@ func loadMocked(path string, mocks mockFlags) (*arbor.Tree, *arbor.Document, err
 // compileMocked compiles a tree file's document as loadMocked does: its
 // unknown node types mocks and stand-ins. The debugger's edits of a tree
 // compile through it too, so that they run the same mocks.
-func compileMocked(doc *arbor.Document, mocks mockFlags) (*arbor.Tree, error) {
+func compileMocked(doc *arbor.Document, mocks mockFlags, decl declared) (*arbor.Tree, error) {
 	reg := arbor.NewRegistry()
+	if err := decl.register(reg, mocks, serveIdle); err != nil {
+		return nil, err
+	}
 	if err := addMocks(reg, doc, mocks); err != nil {
 		return nil, err
 	}
@@ -497,7 +516,7 @@ func addMocks(reg *arbor.Registry, doc *arbor.Document, mocks mockFlags) error {
 	inGuard := guardTypes(doc)
 	for _, name := range unknownTypes(reg, doc) {
 		if _, ok := scripts[name]; !ok && !inGuard[name] {
-			scripts[name] = []arbor.Status{arbor.Running, arbor.Success}
+			scripts[name] = serveIdle
 		}
 	}
 	return mockUnknown(reg, doc, scripts, false)

@@ -35,26 +35,50 @@ func (f *typesFlags) Set(path string) error {
 // typesUsage is the -types flag's help.
 const typesUsage = "a palette `FILE` declaring the program's node types (Groot2's TreeNodesModel XML or a Behavior3 node export, as btcpp.Models and b3.NodeExport write them; repeatable): its types run as mocks and take exactly the parameters it declares"
 
-// registerPalettes registers in reg the program types the palette files
-// declare (built-ins and types reg has are left alone; a type two files
-// declare is taken from the first). Actions run their -mock script (else
-// succeed), conditions give their script's first status (else hold).
-func registerPalettes(reg *arbor.Registry, paths []string, mocks mockFlags) error {
+// declared holds the node types the palette files of -types declare.
+type declared []arbor.TypeInfo
+
+// readPalettes reads the palette files, in order.
+func readPalettes(paths []string) (declared, error) {
+	var d declared
 	for _, path := range paths {
 		infos, err := format.ReadPalette(path)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		for _, info := range infos {
-			if info.Builtin || reg.Has(info.Name) {
-				continue
-			}
-			if err := registerDeclared(reg, info, mocks[info.Name]); err != nil {
-				return fmt.Errorf("palette %s: %w", path, err)
-			}
+		d = append(d, infos...)
+	}
+	return d, nil
+}
+
+// register registers in reg the program types d declares (built-ins and
+// types reg has are left alone; a type two files declare is taken from
+// the first). Actions run their -mock script, else idle; conditions give
+// their script's first status, else hold.
+func (d declared) register(reg *arbor.Registry, mocks mockFlags, idle []arbor.Status) error {
+	for _, info := range d {
+		if info.Builtin || reg.Has(info.Name) {
+			continue
+		}
+		script := mocks[info.Name]
+		if script == nil && info.Category != arbor.CategoryCondition {
+			script = idle
+		}
+		if err := registerDeclared(reg, info, script); err != nil {
+			return fmt.Errorf("-types: %w", err)
 		}
 	}
 	return nil
+}
+
+// registerPalettes reads the palette files and registers their types in
+// reg, actions that are not scripted succeeding (validate, run).
+func registerPalettes(reg *arbor.Registry, paths []string, mocks mockFlags) error {
+	d, err := readPalettes(paths)
+	if err != nil {
+		return err
+	}
+	return d.register(reg, mocks, []arbor.Status{arbor.Success})
 }
 
 // registerDeclared registers one declared type as a mock of its category.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -202,4 +203,39 @@ func TestConvertTypes(t *testing.T) {
 	if _, errOut, code := runCLI(t, "convert", "-types", tree, tree, "-", "-to", "btcpp"); code != 1 || !strings.Contains(errOut, "not a palette") {
 		t.Errorf("a tree as palette: exit %d, stderr %q", code, errOut)
 	}
+}
+
+// serve -types runs the palette's types as mocks that take the declared
+// parameters: the edit form's types list them (not "any parameters"),
+// the palette's other types are offered too, and an edit is checked
+// against the declaration.
+func TestServeTypes(t *testing.T) {
+	dir := t.TempDir()
+	palette := writeFile(t, dir, "palette.xml", paletteXML)
+	file := writeFile(t, dir, "tree.yaml", "type: Sequence\nchildren:\n  - {type: Sees, what: orc}\n  - {type: MoveTo, target: well}\n")
+	serveWithToken(t, runServe, []string{"-addr", "127.0.0.1:0", "-controls", "-tick-ms", "20", "-types", palette, file}, func(base, token string) {
+		var a agentView
+		getJSON(t, base+"/api/agents/0", &a)
+		var tv treeView
+		getJSON(t, fmt.Sprintf("%s/api/trees/%d", base, a.Tree), &tv)
+		if mv := tv.typeJSON("MoveTo"); !strings.Contains(mv, `"name":"target"`) || !strings.Contains(mv, `"name":"speed"`) || strings.Contains(mv, "anyParams") {
+			t.Errorf("MoveTo in the edit form's types: %s", mv)
+		}
+		var ans struct{ Error string }
+		code := postJSON(t, fmt.Sprintf("%s/api/trees/%d/edit", base, a.Tree), token,
+			`{"path": "root.children[1]", "params": {"target": "well", "speed": "fast"}}`, &ans)
+		if code != 400 || !strings.Contains(ans.Error, `parameter "speed": want a number`) {
+			t.Errorf("an edit against the palette: %d %+v", code, ans)
+		}
+		code = postJSON(t, fmt.Sprintf("%s/api/trees/%d/edit", base, a.Tree), token,
+			`{"path": "root.children[1]", "params": {"target": "well", "colour": "red"}}`, &ans)
+		if code != 400 || !strings.Contains(ans.Error, `unknown parameter "colour"`) {
+			t.Errorf("an undeclared parameter: %d %+v", code, ans)
+		}
+		var ok struct{ Agents int }
+		if code := postJSON(t, fmt.Sprintf("%s/api/trees/%d/edit", base, a.Tree), token,
+			`{"path": "root.children[1]", "params": {"target": "mill", "speed": 3}}`, &ok); code != 200 || ok.Agents != 1 {
+			t.Errorf("a good edit: %d %+v", code, ok)
+		}
+	})
 }

@@ -20,7 +20,7 @@ import (
 // writes its export (the debugger's own) to dir/agent-0.json.
 func recordSentry(t *testing.T, dir string, ticks int) string {
 	t.Helper()
-	tree, _, err := loadMocked(filepath.Join("..", "..", "examples", "sentry.yaml"), mockFlags{})
+	tree, _, err := loadMocked(filepath.Join("..", "..", "examples", "sentry.yaml"), mockFlags{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,11 +26,25 @@ import (
 // reads and writes, a Blackboard, is not. The zero Key is the handle of
 // the key named "" (which no tree file can name): make Keys with NewKey.
 type Key[T any] struct {
-	id      int32
-	global  bool
-	conv    conv
+	id    int32
+	flags keyFlags
+	conv  conv
+	// Four fields at most: Go keeps such a struct in registers.
 	missing *MissingError // Get's error for an absent key; holds the name
 }
+
+// keyFlags are a Key's properties.
+type keyFlags uint8
+
+const (
+	keyGlobal keyFlags = 1 << iota // the key addresses the global scope
+	// keyFast: Set may take its fast path (an agent-scope key of a number
+	// or boolean type: conv is convFloat64 or convBool).
+	keyFast
+)
+
+// global reports whether the key addresses the global scope.
+func (k Key[T]) global() bool { return k.flags&keyGlobal != 0 }
 
 // conv is how a Key's type maps to blackboard values, decided once by
 // NewKey so that reads and writes need no interface conversion.
@@ -71,7 +85,13 @@ func convFor[T any]() conv {
 // NewKey returns the handle for the blackboard key name. Handles are cheap
 // values; create them once (package variables are typical) and reuse them.
 func NewKey[T any](name string) Key[T] {
-	return Key[T]{id: internKey(name), global: isGlobalName(name), conv: convFor[T](), missing: &MissingError{Key: name}}
+	k := Key[T]{id: internKey(name), conv: convFor[T](), missing: &MissingError{Key: name}}
+	if isGlobalName(name) {
+		k.flags = keyGlobal
+	} else if k.conv == convFloat64 || k.conv == convBool {
+		k.flags = keyFast
+	}
+	return k
 }
 
 // Name returns the key's name.
@@ -119,7 +139,7 @@ func (e *TypeError) Error() string {
 // T, is not an integer it can hold exactly), the zero T and a *TypeError.
 func (k Key[T]) Get(bb *Blackboard) (T, error) {
 	var out T
-	s := bb.get(k.id, k.global)
+	s := bb.get(k.id, k.global())
 	if s == nil {
 		if k.missing != nil {
 			return out, k.missing
@@ -137,24 +157,27 @@ func (k Key[T]) Get(bb *Blackboard) (T, error) {
 }
 
 // Has reports whether the key is present (and not expired).
-func (k Key[T]) Has(bb *Blackboard) bool { return bb.get(k.id, k.global) != nil }
+func (k Key[T]) Has(bb *Blackboard) bool { return bb.get(k.id, k.global()) != nil }
 
 // Set writes the value with no expiry.
 func (k Key[T]) Set(bb *Blackboard, v T) {
-	// Fast path: an agent-scope number or boolean key of the tree, whose
-	// slot slotOf gives (-1 for other keys fails the second test).
-	if (k.conv == convFloat64 || k.conv == convBool) && !k.global {
+	// Fast path: an agent-scope number or boolean key (keyFast) of the
+	// tree, whose slot slotOf gives (-1 for other keys fails the second
+	// test). T's underlying type is then float64 or bool, which its size
+	// tells apart: a constant for each of the compiler's instantiations.
+	if k.flags&keyFast != 0 {
 		slotOf, id := bb.keys.slotOf, int(k.id)
 		if uint(id) < uint(len(slotOf)) {
 			local, j := bb.local, int(slotOf[id])
 			if uint(j) < uint(len(local)) {
 				s := &local[j]
-				if k.conv == convFloat64 {
-					s.kind, s.num = KindNumber, *(*float64)(unsafe.Pointer(&v))
+				if unsafe.Sizeof(v) == unsafe.Sizeof(float64(0)) {
+					s.kind, s.ttl = KindNumber, false
+					s.num = *(*float64)(unsafe.Pointer(&v))
 				} else {
-					s.kind, s.num = KindBool, float64(*(*uint8)(unsafe.Pointer(&v)))
+					s.kind, s.ttl = KindBool, false
+					s.num = float64(*(*uint8)(unsafe.Pointer(&v)))
 				}
-				s.ttl = false
 				if s.ref != nil {
 					s.dropRef()
 				}
@@ -167,7 +190,7 @@ func (k Key[T]) Set(bb *Blackboard, v T) {
 
 // set is Set's general path.
 func (k Key[T]) set(bb *Blackboard, v T) {
-	s := bb.slot(k.id, k.global)
+	s := bb.slot(k.id, k.global())
 	if k.conv != convGeneric {
 		s.writeFrom(k.conv, unsafe.Pointer(&v))
 	} else {
@@ -180,7 +203,7 @@ func (k Key[T]) set(bb *Blackboard, v T) {
 // is the agent's current time.
 func (k Key[T]) SetTTL(bb *Blackboard, v T, ttl time.Duration) {
 	k.Set(bb, v)
-	s := bb.slot(k.id, k.global)
+	s := bb.slot(k.id, k.global())
 	s.ttl, s.exp = true, expiry(bb.now, int64(ttl))
 }
 
@@ -245,7 +268,7 @@ func (s *slot) writeFrom(c conv, p unsafe.Pointer) {
 }
 
 // Delete removes the key.
-func (k Key[T]) Delete(bb *Blackboard) { bb.store(k.id, k.global, Value{}, false, 0) }
+func (k Key[T]) Delete(bb *Blackboard) { bb.store(k.id, k.global(), Value{}, false, 0) }
 
 // convertTo stores v in *out when v has (or, for numbers, exactly fits) the
 // type of *out.

@@ -45,6 +45,7 @@ type Agent struct {
 	watched bool   // a watchdog is set (cold.budget > 0)
 	busy    bool   // in a tick or an agent operation: operations wait
 	npend   uint8  // operations waiting in pending
+	inBare  bool   // in userTickBare's call of a user tick (its panic is the node's: tickAgents)
 	pending uint32 // waiting operations, 4 bits each, oldest first
 	node    int32  // the user node being run (Ctx.Node)
 	ctx     Ctx
@@ -325,7 +326,12 @@ func (a *Agent) Running(id int) bool { return uint(id) < uint(len(a.st)) && a.st
 // from a callback of the agent's own tick or operation, Tick does nothing
 // and reports ErrReentrantTick. A zero Agent's Tick does nothing and
 // returns Invalid.
-func (a *Agent) Tick(now time.Duration) Status {
+func (a *Agent) Tick(now time.Duration) Status { return a.tickAt(now, false) }
+
+// tickAt is Tick. bare: the walk from the root ticks plain user nodes
+// without a barrier of their own, because the caller (tickAgents) has one
+// that resumes the tick after a panic of such a node (plan.go: walk).
+func (a *Agent) tickAt(now time.Duration, bare bool) Status {
 	// Paused or busy. A zero Agent is not active either, so that this one
 	// test covers it at no cost to the ticks of other agents; its status
 	// is Invalid.
@@ -344,10 +350,9 @@ func (a *Agent) Tick(now time.Duration) Status {
 	var s Status
 	if n := &a.tree.nodes[0]; n.kr != nil && n.guard < 0 && a.tracer == nil {
 		// A sequence or selector root without guard: tickNode's work for
-		// it, written out (as walk does for such children).
+		// it, written out (as walk does for such children; endRoot).
 		st := &a.st[0]
-		starting := *st&stRunning == 0
-		if s = a.walk(n, starting); s == Running {
+		if s = a.walk(n, n, a.first(n, *st&stRunning == 0, 0), bare); s == Running {
 			*st |= stRunning
 		} else {
 			*st &^= stRunning
@@ -363,6 +368,63 @@ func (a *Agent) Tick(now time.Duration) Status {
 	a.status = s
 	a.done()
 	return s
+}
+
+// endRoot records the end of the tick of the root n, a sequence or
+// selector ticked by walk, with result s (tickAt has it written out).
+func (a *Agent) endRoot(n *node, s Status) {
+	if st := &a.st[0]; s == Running {
+		*st |= stRunning
+	} else {
+		*st &^= stRunning
+		if len(a.obs) > 0 {
+			a.ended(0, n, s)
+		} else {
+			a.clearActivation(n)
+		}
+	}
+}
+
+// resumeTick goes on with the tick of an agent whose plain user node
+// a.node, ticked bare by the root's walk, panicked (the barrier of
+// tickAgents has reported it): the node fails, as userTick's barrier
+// makes it, and the walk resumes after it; then the tick ends as tickAt
+// ends it. The state is what walk leaves at that point: the nodes above
+// are still running their tick, with their words as walk wrote them.
+func (a *Agent) resumeTick() {
+	i := a.node
+	cn := &a.tree.nodes[i]
+	// walk's end of the node's tick, with Failure.
+	a.st[i] &^= stRunning
+	a.endMemory(cn)
+	top := &a.tree.nodes[0]
+	n, k, s := cn.up, int(cn.pos), Failure
+	for {
+		if s == n.cont {
+			s = a.walk(top, n, k+1, true)
+			break
+		}
+		// walk's way up (plan.go), with finish.
+		s = a.finish(n, k, s)
+		if n == top {
+			break
+		}
+		c := n
+		if st := &a.st[c.at]; s == Running {
+			*st |= stRunning
+		} else {
+			*st &^= stRunning
+			if len(a.obs) > 0 {
+				a.ended(c.at, c, s)
+			} else {
+				a.mem[c.mem] = 0
+			}
+		}
+		n, k = c.up, int(c.pos)
+	}
+	a.endRoot(top, s)
+	a.status = s
+	a.done()
 }
 
 // wait records an operation requested while the agent is busy; it

@@ -3,7 +3,9 @@ package arbor_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -184,5 +186,138 @@ func TestDefaultErrorLogOfAPanicHasTheStack(t *testing.T) {
 	}
 	if log := buf.String(); !strings.Contains(log, "panic: boom") || !strings.Contains(log, "stack=") || !strings.Contains(log, "panicky.Tick") {
 		t.Fatalf("log %q: want the panic with a stack through panicky.Tick", log)
+	}
+}
+
+// In a manager tick the plain user nodes that the root's walk ticks have
+// no panic barrier of their own: the manager's has one for all its agents
+// and resumes the agent's tick after the node that panicked. Agents ticked
+// by managers (one and two workers, so chunks of agents, several panics
+// in one chunk and in one agent's tick) must do exactly what the same
+// agents ticked one by one do: statuses, running nodes, agent-scope
+// blackboards, node errors and the user nodes' calls, tick after tick;
+// and global writes made after a panic in the tick are applied (the
+// manager's global scope holds the last writer's value).
+func TestManagerBarrierMatchesAgentTick(t *testing.T) {
+	type rec struct {
+		calls []string
+		errs  []string
+		wrote bool // G ran this tick
+	}
+	reg := arbor.NewRegistry()
+	for _, name := range []string{"A", "B", "C", "D"} {
+		key := arbor.NewKey[float64]("r" + name)
+		if err := reg.ActionFunc(name, func(c *arbor.Ctx) (arbor.Status, error) {
+			r := arbor.Owner[*rec](c)
+			v, _ := key.Get(c.Blackboard())
+			r.calls = append(r.calls, fmt.Sprintf("%s %v %v", name, c.Path(), v))
+			switch v {
+			case 0:
+				return arbor.Success, nil
+			case 1:
+				return arbor.Failure, nil
+			case 2:
+				return arbor.Running, nil
+			}
+			panic(fmt.Sprintf("%s panics", name))
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := arbor.NewKey[float64]("@g")
+	if err := reg.ActionFunc("G", func(c *arbor.Ctx) (arbor.Status, error) {
+		arbor.Owner[*rec](c).wrote = true
+		g.Set(c.Blackboard(), float64(c.Agent().ID()*1000)+c.Now().Seconds())
+		return arbor.Success, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tree := mustCompile(t, reg, arbor.ReactiveSelector(
+		arbor.Sequence(arbor.Check("hp", "<", 30), arbor.Leaf("A"), arbor.Set("x", 1)).WithAbort(arbor.AbortLower),
+		arbor.ReactiveSequence(arbor.Leaf("B"), arbor.Sequence(arbor.Leaf("C"), arbor.Leaf("A")), arbor.Leaf("G")),
+		arbor.Inverter(arbor.Sequence(arbor.Leaf("D"), arbor.Leaf("B"))),
+		arbor.SequenceWithMemory(arbor.Leaf("C"), arbor.Leaf("D"), arbor.Leaf("G")),
+	))
+	const n, ticks = 300, 60
+	sense := func(a *arbor.Agent, tick int) {
+		x := uint64(a.ID()*7919+tick*104729) * 0x9e3779b97f4a7c15
+		bb := a.Blackboard()
+		arbor.NewKey[float64]("hp").Set(bb, float64(x>>8%60))
+		for k, name := range []string{"A", "B", "C", "D"} {
+			arbor.NewKey[float64]("r"+name).Set(bb, float64(x>>(16+4*k)%4))
+		}
+	}
+	local := func(a *arbor.Agent) string {
+		var b strings.Builder
+		for _, e := range a.Blackboard().Entries() {
+			if !strings.HasPrefix(e.Key, "@") {
+				fmt.Fprintf(&b, "%s=%v ", e.Key, e.Value)
+			}
+		}
+		return b.String()
+	}
+	for _, workers := range []int{1, 2} {
+		m := arbor.NewManager(arbor.WithWorkers(workers))
+		var want, got []*arbor.Agent
+		var wantRec, gotRec []*rec
+		for i := 0; i < n; i++ {
+			gr, wr := &rec{}, &rec{}
+			handler := func(r *rec) arbor.AgentOption {
+				return arbor.WithErrorHandler(func(e *arbor.NodeError) {
+					var pe *arbor.PanicError
+					if errors.As(e.Err, &pe) && !strings.Contains(pe.Stack, "TestManagerBarrierMatchesAgentTick") {
+						t.Errorf("the panic's stack does not show the node's function:\n%s", pe.Stack)
+					}
+					r.errs = append(r.errs, fmt.Sprintf("%s at %v: %v", e.Path, e.Time, e.Err))
+				})
+			}
+			got = append(got, m.Add(tree, arbor.WithOwner(gr), handler(gr)))
+			want = append(want, arbor.NewAgent(tree, arbor.WithID(i), arbor.WithOwner(wr), handler(wr)))
+			gotRec, wantRec = append(gotRec, gr), append(wantRec, wr)
+		}
+		panics, writes, lastG := 0, 0, 0.0
+		for tick := 1; tick <= ticks; tick++ {
+			now := time.Duration(tick) * time.Second
+			m.TickWith(now, func(a *arbor.Agent) { sense(a, tick) })
+			for i, a := range want {
+				sense(a, tick)
+				a.Tick(now)
+				ga, gr, wr := got[i], gotRec[i], wantRec[i]
+				var diff string
+				switch {
+				case ga.Status() != a.Status():
+					diff = fmt.Sprintf("status %v, want %v", ga.Status(), a.Status())
+				case local(ga) != local(a):
+					diff = fmt.Sprintf("blackboard %s, want %s", local(ga), local(a))
+				case !slices.Equal(gr.errs, wr.errs):
+					diff = fmt.Sprintf("errors %q, want %q", gr.errs, wr.errs)
+				case !slices.Equal(gr.calls, wr.calls) || gr.wrote != wr.wrote:
+					diff = fmt.Sprintf("calls %q (G %v), want %q (G %v)", gr.calls, gr.wrote, wr.calls, wr.wrote)
+				}
+				for id := 0; diff == "" && id < tree.Len(); id++ {
+					if ga.Running(id) != a.Running(id) {
+						diff = fmt.Sprintf("node %s running %v, want %v", tree.Node(id).Path, ga.Running(id), a.Running(id))
+					}
+				}
+				if diff != "" {
+					t.Fatalf("workers=%d, tick %d, agent %d: %s", workers, tick, i, diff)
+				}
+				if wr.wrote {
+					lastG = float64(i*1000 + tick)
+					if len(wr.errs) > 0 {
+						writes++
+					}
+				}
+				panics += len(wr.errs)
+				gr.calls, gr.errs, gr.wrote, wr.calls, wr.errs, wr.wrote = nil, nil, false, nil, nil, false
+			}
+			if v, _ := m.Globals().Lookup("@g", now); !v.Equal(arbor.ValueOf(lastG)) {
+				t.Fatalf("workers=%d, tick %d: @g = %v, want %v (the last writer's)", workers, tick, v, lastG)
+			}
+		}
+		m.Close()
+		if panics < n*ticks/10 || writes < 20 {
+			t.Fatalf("workers=%d: only %d panics, %d global writes in a tick with a panic", workers, panics, writes)
+		}
 	}
 }

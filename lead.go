@@ -167,7 +167,8 @@ func (t *Tree) compileLeads(i int32, guarded bool) {
 }
 
 // linkKids points the kidRefs at their nodes, once the node array is
-// complete, and a composite child (comp) back at its parent (plan.go).
+// complete, and a composite child (comp) or plain user node (kidAct) back
+// at its parent (plan.go).
 func (t *Tree) linkKids() {
 	for i := range t.nodes {
 		t.nodes[i].at = int32(i)
@@ -186,6 +187,7 @@ func (t *Tree) linkKids() {
 				n.up, n.pos = &t.nodes[i], int32(k)
 			case (n.kind == kAction || n.kind == kCondition) && n.guard < 0 && n.cb&(hasStart|hasEnd) == 0 && !n.ends:
 				ref.op = kidAct
+				n.up, n.pos = &t.nodes[i], int32(k) // where resumeTick resumes a walk
 			}
 		}
 	}

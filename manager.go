@@ -3,6 +3,7 @@ package arbor
 import (
 	"log/slog"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -402,17 +403,66 @@ func (p *workerPool) close() {
 
 // tickAgents ticks agents of a manager tick, but the paused ones, and
 // notes those with pending global writes in dirty.
+//
+// It holds the panic barrier of the plain user nodes that the agents'
+// root walks tick (userTickBare): one barrier for many agent-ticks
+// instead of one for each user tick. When such a node panics, tickSome
+// stops; the barrier has reported the panic as userTick's does, and the
+// agent's tick resumes after the node, in the next call of tickSome.
 func tickAgents(agents []*Agent, now time.Duration, before func(*Agent), dirty *[]*Agent) {
-	for _, a := range agents {
+	for resume := false; len(agents) > 0; {
+		agents, resume = tickSome(agents, now, before, dirty, resume)
+	}
+}
+
+// tickSome is tickAgents until a plain user node ticked bare panics; it
+// returns the agents left, that node's agent first (resume: its tick
+// resumes, from resumeTick, rather than starting). Other panics (of
+// before, say) go on.
+func tickSome(agents []*Agent, now time.Duration, before func(*Agent), dirty *[]*Agent, resume bool) (rest []*Agent, resumed bool) {
+	finished := false
+	defer func() {
+		if finished {
+			return
+		}
+		for k, a := range agents {
+			if !a.inBare {
+				continue
+			}
+			// The barrier of userTick, for a node whose tick did not
+			// return: a panic (or runtime.Goexit, for which recover
+			// returns nil and which goes on).
+			if r := recover(); r != nil {
+				i := a.node
+				a.inBare = false
+				a.report(i, &PanicError{Value: r, Stack: string(debug.Stack())})
+				a.node = i
+				rest, resumed = agents[k:], true
+			}
+			return
+		}
+	}()
+	from := 0
+	if resume {
+		a := agents[0]
+		a.resumeTick()
+		if a.bb.dirty {
+			*dirty = append(*dirty, a)
+		}
+		from = 1
+	}
+	for _, a := range agents[from:] {
 		if !a.active { // paused
 			continue
 		}
 		if before != nil {
 			before(a)
 		}
-		a.Tick(now)
+		a.tickAt(now, true)
 		if a.bb.dirty {
 			*dirty = append(*dirty, a)
 		}
 	}
+	finished = true
+	return nil, false
 }

@@ -92,12 +92,17 @@ func (a *Agent) finish(n *node, k int, s Status) Status {
 	return s
 }
 
-// walk ticks composite n (a sequence or selector), which is starting or
-// not, with no tracer set, and returns its result; the caller records
-// n's own running bit and end, as for any node. See the top of this file.
-func (a *Agent) walk(n *node, starting bool) Status {
-	top := n
-	k := a.first(n, starting, 0)
+// walk ticks composite top (a sequence or selector) with no tracer set,
+// from child k of composite n (top, or a composite below it in its
+// region), and returns top's result; the caller records top's own running
+// bit and end, as for any node. Callers begin at top, at child
+// a.first(top, starting, 0). See the top of this file.
+//
+// bare: the plain user nodes (kidAct) are ticked without a panic barrier
+// of their own (userTickBare), because the caller has one that resumes
+// the walk after such a node panics (tickAgents, resumeTick); only for
+// the root's walk, whose frames are all the barrier unwinds.
+func (a *Agent) walk(top, n *node, k int, bare bool) Status {
 descend:
 	for {
 		// Tick n's children from k on while they return cont.
@@ -109,7 +114,12 @@ descend:
 			case op == kidAct && !a.watched:
 				// A plain user node: tickNode's work for it, written out.
 				st := &a.st[ref.node]
-				if s = a.userTick(ref.node, ref.n); s == Running {
+				if bare {
+					s = a.userTickBare(ref.node, ref.n)
+				} else {
+					s = a.userTick(ref.node, ref.n)
+				}
+				if s == Running {
 					*st |= stRunning
 				} else {
 					*st &^= stRunning

@@ -65,8 +65,9 @@ type node struct {
 	kids     []int32
 	kr       []kidRef // the children, for the loops of sequences and selectors
 	// A sequence or selector without guard that is a child of another
-	// (kidRef.comp): its parent and its place among the parent's
-	// children, for walk (plan.go); at: its own index.
+	// (kidRef.comp), or a plain user node child of one (kidAct): its
+	// parent and its place among the parent's children, for walk and
+	// resumeTick (plan.go); at: its own index.
 	up     *node
 	pos    int32
 	at     int32

@@ -551,6 +551,27 @@ func (a *Agent) userTick(i int32, n *node) (s Status) {
 	return s
 }
 
+// userTickBare is userTick without the barrier: for the root's walk in a
+// manager tick, whose caller (tickAgents) has one for all the agents it
+// ticks. inBare tells that barrier that a panic is the node's; the tick
+// then resumes after the node (resumeTick).
+func (a *Agent) userTickBare(i int32, n *node) Status {
+	a.node = i
+	var mem unsafe.Pointer
+	if n.umemW > 0 {
+		mem = unsafe.Pointer(&a.mem[n.umem])
+	} else if n.umemHeap {
+		mem = n.user.pointer(a.cold.umem[n.umem])
+	}
+	a.inBare = true
+	s, err := n.tickFn(&a.ctx, mem)
+	a.inBare = false
+	if err != nil || s < Success || s > Running || (s == Running && n.kind == kCondition) {
+		return a.badTick(i, n, s, err)
+	}
+	return s
+}
+
 // runTick runs a user node's tick, timed when a watchdog is set. A user
 // control's own time leaves out the user ticks of its children, which are
 // timed on their own.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arborbt/arbor"
 )
@@ -24,15 +25,39 @@ type fpAgent struct {
 	tracer arbor.Tracer  // its tracer (nil for the plain agent)
 	toggle *rand.Rand    // switches the tracer on and off between ticks
 	traced bool          // traced during the current tick
+	m      *arbor.Manager // ticks the agent (its only one), when set
 }
 
 func newFPAgent(tree *arbor.Tree, name string, id int) *fpAgent {
 	f := &fpAgent{name: name, calls: &CallLog{}}
 	f.a = arbor.NewAgent(tree, arbor.WithID(id), arbor.WithOwner(f.calls), arbor.WithGlobals(arbor.NewGlobals()),
-		arbor.WithErrorHandler(func(e *arbor.NodeError) {
-			f.errs = append(f.errs, fmt.Sprintf("%s (%s) at %v: %v", e.Path, e.Type, e.Time, e.Err))
-		}))
+		arbor.WithErrorHandler(f.record))
 	return f
+}
+
+func (f *fpAgent) record(e *arbor.NodeError) {
+	f.errs = append(f.errs, fmt.Sprintf("%s (%s) at %v: %v", e.Path, e.Type, e.Time, e.Err))
+}
+
+// newManagedAgent adds an agent of tree to m, ticked by m: it must get id
+// (m numbers its agents), and m must have no other agent and an empty
+// global scope.
+func newManagedAgent(m *arbor.Manager, tree *arbor.Tree, name string, id int) *fpAgent {
+	f := &fpAgent{name: name, calls: &CallLog{}, m: m}
+	f.a = m.Add(tree, arbor.WithOwner(f.calls), arbor.WithErrorHandler(f.record))
+	if f.a.ID() != id || m.Len() != 1 {
+		panic(fmt.Sprintf("managed agent: id %d and %d agents, want id %d alone", f.a.ID(), m.Len(), id))
+	}
+	return f
+}
+
+// tick ticks the agent at now, through its manager when it has one.
+func (f *fpAgent) tick(now time.Duration) arbor.Status {
+	if f.m == nil {
+		return f.a.Tick(now)
+	}
+	f.m.Tick(now)
+	return f.a.Status()
 }
 
 // fpState is what is compared between the agents after a tick.
@@ -56,6 +81,14 @@ func (f *fpAgent) state(op Op, s arbor.Status) fpState {
 		st.running[i] = f.a.Running(i)
 	}
 	st.entries = f.a.Blackboard().Entries()
+	for i := range st.entries {
+		if !st.entries[i].HasTTL {
+			// Without a TTL the expiry means nothing; Entries gives what
+			// the slot holds, which differs between global writes made
+			// at once and those a Manager applies after its tick.
+			st.entries[i].Expires = 0
+		}
+	}
 	var err error
 	if st.snapshot, err = f.a.Snapshot(); err != nil {
 		st.snapErr = err.Error()
@@ -173,6 +206,11 @@ func describeEvents(tree *arbor.Tree, events []arbor.Event) string {
 // memory, observers, kept results). A failure names the seed, the tick,
 // the agent and the first difference, with the events of the traced
 // agent's tick and the document.
+//
+// A fourth agent, untraced, is ticked by a Manager (one worker): there
+// the plain user nodes that the root's walk ticks have no panic barrier
+// of their own, the manager's tick has one for all its agents, which
+// resumes the agent's tick after the node that panicked (tickAgents).
 func TestFastPathsMatchFullPath(t *testing.T) {
 	first, seeds, ticks := 0, 3000, 40
 	if raceEnabled {
@@ -194,6 +232,20 @@ func TestFastPathsMatchFullPath(t *testing.T) {
 	cfg.LeadChecks = true
 	reg := Registry()
 	var events, errs, calls, running, withRuns int
+	// The manager numbers its agents from 0: the managed agent of each
+	// seed gets the seed as its id, as the others (the random composites
+	// draw from it).
+	m := arbor.NewManager(arbor.WithWorkers(1))
+	if first > 0 {
+		empty, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"m": arbor.AlwaysSuccess()}}, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range first {
+			m.Remove(m.Add(empty))
+		}
+	}
+	var managed *fpAgent
 	for seed := uint64(first); seed < uint64(first+seeds); seed++ {
 		doc := Generate(seed, cfg)
 		for _, root := range doc.Trees {
@@ -217,7 +269,18 @@ func TestFastPathsMatchFullPath(t *testing.T) {
 		mixed := newFPAgent(tree, "toggled", id)
 		mixed.tracer = func(_ *arbor.Agent, e arbor.Event) { mixed.events = append(mixed.events, e) }
 		mixed.toggle = rand.New(rand.NewPCG(seed, 0x746f67))
-		agents := []*fpAgent{plain, traced, mixed}
+		if managed != nil {
+			m.Remove(managed.a)
+			// The manager's global scope empty for the next seed, the
+			// slots' expiry times too (Entries reports them also without
+			// a TTL).
+			for _, k := range GlobalKeys {
+				m.Globals().SetTTL(k, true, 0, 0)
+				m.Globals().Set(k, nil)
+			}
+		}
+		managed = newManagedAgent(m, tree, "managed", id)
+		agents := []*fpAgent{plain, traced, mixed, managed}
 
 		// Odd seeds: entries expire exactly at the time of a tick.
 		d := &Driver{Seed: seed, Globals: true, Ops: true, ExactTTL: seed%2 == 1, Numeric: true}
@@ -236,7 +299,7 @@ func TestFastPathsMatchFullPath(t *testing.T) {
 				op := d.Op(f.a.ID(), tick, f.a.Paused())
 				Do(f.a, op)
 				d.Apply(f.a.Blackboard(), f.a.ID(), tick)
-				s := f.a.Tick(d.Now(tick))
+				s := f.tick(d.Now(tick))
 				states[k] = f.state(op, s)
 			}
 			for k, f := range agents[1:] {

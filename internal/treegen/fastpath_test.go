@@ -19,12 +19,12 @@ import (
 type fpAgent struct {
 	name   string
 	a      *arbor.Agent
-	calls  *CallLog      // the mocks' callbacks (the agent's owner)
-	errs   []string      // node errors: path, type, error and time
-	events []arbor.Event // node events, when traced
-	tracer arbor.Tracer  // its tracer (nil for the plain agent)
-	toggle *rand.Rand    // switches the tracer on and off between ticks
-	traced bool          // traced during the current tick
+	calls  *CallLog       // the mocks' callbacks (the agent's owner)
+	errs   []string       // node errors: path, type, error and time
+	events []arbor.Event  // node events, when traced
+	tracer arbor.Tracer   // its tracer (nil for the plain agent)
+	toggle *rand.Rand     // switches the tracer on and off between ticks
+	traced bool           // traced during the current tick
 	m      *arbor.Manager // ticks the agent (its only one), when set
 }
 

@@ -1,5 +1,7 @@
 package arbor
 
+import "unsafe"
+
 // The composites' fast path: one loop for a whole region of the tree.
 //
 // Without a tracer, the sequences and selectors (Sequence, Selector,
@@ -58,9 +60,9 @@ func (a *Agent) first(n *node, starting bool, passed int) int {
 	case n.loop == loopReactive:
 		return passed
 	case !starting:
-		return int(a.mem[n.mem])
+		return int(*a.wordp(n.mem))
 	case n.loop == loopMemory:
-		return int(a.mem[n.mem+1])
+		return int(*a.wordp(n.mem + 1))
 	}
 	return passed
 }
@@ -113,7 +115,7 @@ descend:
 			switch op := ref.op; {
 			case op == kidAct && !a.watched:
 				// A plain user node: tickNode's work for it, written out.
-				st := &a.st[ref.node]
+				st := a.stp(ref.node)
 				if bare {
 					s = a.userTickBare(ref.node, ref.n)
 				} else {
@@ -124,14 +126,14 @@ descend:
 				} else {
 					*st &^= stRunning
 					if cn := ref.n; cn.umemW == 1 && !cn.keepMem {
-						a.mem[cn.umem] = 0 // endMemory's common case
+						*a.wordp(cn.umem) = 0 // endMemory's common case
 					} else if cn.umem >= 0 && !cn.keepMem {
 						a.endMemory(cn)
 					}
 				}
 			case op == kidLeads || op == kidComp:
 				passed := 0 // the child's leading Checks known to hold (it is idle)
-				starting := a.st[ref.node]&stRunning == 0
+				starting := *a.stp(ref.node)&stRunning == 0
 				if op == kidLeads && starting {
 					s = Invalid
 					for m := range ref.leads {
@@ -151,7 +153,7 @@ descend:
 							// one that may be running: n's current child,
 							// when n was running.
 							j := int(ref.runEnd[m])
-							if c := int(a.mem[n.mem]); c > k && c <= j && a.st[kr[c].node]&stRunning != 0 && a.st[n.at]&stRunning != 0 {
+							if c := int(*a.wordp(n.mem)); c > k && c <= j && *a.stp(kr[c].node)&stRunning != 0 && *a.stp(n.at)&stRunning != 0 {
 								j = c - 1
 							}
 							k = j
@@ -168,9 +170,9 @@ descend:
 				case n.loop == loopReactive:
 					k = passed
 				case !starting:
-					k = int(a.mem[n.mem])
+					k = int(*a.wordp(n.mem))
 				case n.loop == loopMemory:
-					k = int(a.mem[n.mem+1])
+					k = int(*a.wordp(n.mem + 1))
 				default:
 					k = passed
 				}
@@ -192,20 +194,20 @@ descend:
 			// finish, written out.
 			if k >= len(n.kr) {
 				if n.loop == loopMemory {
-					a.mem[n.mem+1] = 0
+					*a.wordp(n.mem + 1) = 0
 				}
 			} else {
 				if n.loop == loopReactive {
-					if prev := int(a.mem[n.mem]); prev != k {
-						if p := n.kr[prev].node; a.st[p]&stRunning != 0 {
+					if prev := int(*a.wordp(n.mem)); prev != k {
+						if p := n.kr[prev].node; *a.stp(p)&stRunning != 0 {
 							a.halt(p)
 						}
 					}
 				}
 				if s == Running {
-					a.mem[n.mem] = int64(k)
+					*a.wordp(n.mem) = int64(k)
 				} else if n.loop == loopMemory {
-					a.mem[n.mem+1] = int64(k)
+					*a.wordp(n.mem + 1) = int64(k)
 				}
 			}
 			if n == top {
@@ -213,14 +215,14 @@ descend:
 			}
 			// tickNode's work for the composite child n, written out.
 			c := n
-			if st := &a.st[c.at]; s == Running {
+			if st := a.stp(c.at); s == Running {
 				*st |= stRunning
 			} else {
 				*st &^= stRunning
 				if len(a.obs) > 0 {
 					a.ended(c.at, c, s)
 				} else {
-					a.mem[c.mem] = 0 // all of ended for a composite: its one activation word
+					*a.wordp(c.mem) = 0 // all of ended for a composite: its one activation word
 				}
 			}
 			n, k = c.up, int(c.pos)
@@ -230,4 +232,20 @@ descend:
 			}
 		}
 	}
+}
+
+// stp and wordp address node i's state byte and memory word i without a
+// bounds check, for walk's loop: their indices are a node of a.tree
+// (stp: kidRef.node, node.at) or a word of its nodes' memory (wordp:
+// node.mem and the word after it for SequenceWithMemory, node.umem), all
+// fixed when the tree was compiled, and bind sized a.st and a.mem for
+// that tree (a.tree changes only between ticks: SetTree refuses to run
+// inside one). Indices read from the agent's memory (a composite's
+// current child) keep their bounds checks.
+func (a *Agent) stp(i int32) *uint8 {
+	return (*uint8)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.st)), i))
+}
+
+func (a *Agent) wordp(i int32) *int64 {
+	return (*int64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.mem)), uintptr(i)*8))
 }

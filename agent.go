@@ -348,10 +348,10 @@ func (a *Agent) tickAt(now time.Duration, bare bool) Status {
 		a.reevaluate()
 	}
 	var s Status
-	if n := &a.tree.nodes[0]; n.kr != nil && n.guard < 0 && a.tracer == nil {
+	if t := a.tree; t.rootWalk && a.tracer == nil {
 		// A sequence or selector root without guard: tickNode's work for
 		// it, written out (as walk does for such children; endRoot).
-		st := &a.st[0]
+		n, st := &t.nodes[0], a.stp(0)
 		if s = a.walk(n, n, a.first(n, *st&stRunning == 0, 0), bare); s == Running {
 			*st |= stRunning
 		} else {

@@ -173,8 +173,9 @@ func (t *Tree) compileLeads(i int32, guarded bool) {
 
 // linkKids points the kidRefs at their nodes, once the node array is
 // complete, and a composite child (comp) or plain user node (kidAct) back
-// at its parent (plan.go).
+// at its parent (plan.go); it tells whether walk ticks the root.
 func (t *Tree) linkKids() {
+	t.rootWalk = len(t.nodes) > 0 && t.nodes[0].kr != nil && t.nodes[0].guard < 0
 	for i := range t.nodes {
 		t.nodes[i].at = int32(i)
 		for k := range t.nodes[i].kr {

@@ -417,9 +417,10 @@ func (a *Agent) evalCond(i int32) Status {
 
 // halt interrupts node i if it is running: its running children first (in
 // child order), then the node itself. A node that is not running is left
-// alone, so each running node is halted exactly once.
+// alone, so each running node is halted exactly once. i, its children and
+// its memory words are the tree's: no bounds checks (stp, wordp).
 func (a *Agent) halt(i int32) {
-	if b := a.st[i]; b&stRunning == 0 {
+	if b := *a.stp(i); b&stRunning == 0 {
 		return
 	} else if b&stForced != 0 {
 		a.endForced(i) // nothing ran: no callbacks, no memory
@@ -428,12 +429,12 @@ func (a *Agent) halt(i int32) {
 	n := &a.tree.nodes[i]
 	if n.kind == kAction {
 		// A leaf with nothing else to clear.
-		a.st[i] &^= stRunning
+		*a.stp(i) &^= stRunning
 		if n.cb&hasHalt != 0 {
 			a.callUser(i, callHalt, 0)
 		}
 		if n.umemW == 1 && !n.keepMem {
-			a.mem[n.umem] = 0
+			*a.wordp(n.umem) = 0
 		} else {
 			a.endMemory(n)
 		}
@@ -443,11 +444,11 @@ func (a *Agent) halt(i int32) {
 		return
 	}
 	for _, c := range n.kids {
-		if a.st[c]&stRunning != 0 {
+		if *a.stp(c)&stRunning != 0 {
 			a.halt(c)
 		}
 	}
-	a.st[i] &^= stRunning
+	*a.stp(i) &^= stRunning
 	switch n.kind {
 	case kCooldown:
 		a.mem[n.mem], a.mem[n.mem+1] = 1, a.bb.now

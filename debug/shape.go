@@ -142,7 +142,7 @@ func (h *handler) shapeTree(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusBadRequest, "bad body: index is for add")
 		return
 	}
-	if req.Op == opMove && req.By == 0 {
+	if req.Op == opMove && req.By != -1 && req.By != 1 {
 		h.fail(w, http.StatusBadRequest, `bad body: move wants "by": -1 (up) or 1 (down)`)
 		return
 	}
@@ -715,7 +715,8 @@ func deleteNode(sl *slot) (*arbor.Node, *editError) {
 	return p.Children[sl.index-1], nil
 }
 
-// moveNode moves the node of sl by places among its siblings.
+// moveNode moves the node of sl among its siblings: before the previous
+// one (by -1) or after the next one (by 1).
 func moveNode(sl *slot, by int) *editError {
 	if herr := sl.sibling("move"); herr != nil {
 		return herr

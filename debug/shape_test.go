@@ -286,7 +286,9 @@ func TestShapeErrors(t *testing.T) {
 		// Moves past the ends.
 		{`{"op": "move", "path": "` + pathNoise + `", "by": -1}`, 400, "Check is the first child of \"investigate\" (Sequence) already"},
 		{`{"op": "move", "path": "` + pathPatrol + `", "by": 1}`, 400, "is the last child of Selector already"},
-		{`{"op": "move", "path": "` + pathInvest + `", "by": 5}`, 400, "is the last child of Selector already"},
+		// One place at a time: the answer says which way an edit went.
+		{`{"op": "move", "path": "` + pathInvest + `", "by": 5}`, 400, `move wants "by": -1 (up) or 1 (down)`},
+		{`{"op": "move", "path": "` + pathPatrol + `", "by": -9223372036854775808}`, 400, `move wants "by": -1 (up) or 1 (down)`},
 		// Deleting the only child; unwrapping what has not one child.
 		{`{"op": "unwrap", "path": "` + pathNoise + `"}`, 400, "Check has 0 children: only a node with one child can be unwrapped"},
 		{`{"op": "unwrap", "path": "` + pathPatrol + `"}`, 400, "has 4 children"},

@@ -33,6 +33,10 @@ func ReadNodes(data []byte) ([]arbor.TypeInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("behavior3 nodes: %w", err)
 	}
+	// A key written twice has no one meaning (the loaders refuse it too).
+	if dup := rawdoc.FirstDuplicate(v); dup != nil {
+		return nil, fmt.Errorf("behavior3 nodes: line %d: duplicate key %q", dup.Line, dup.Key)
+	}
 	list, where := v, ""
 	if v.Kind == rawdoc.Object {
 		if d := v.Get("data"); d != nil && d.Kind == rawdoc.Object && v.Get("custom_nodes") == nil {

@@ -69,6 +69,10 @@ func TestReadNodesErrors(t *testing.T) {
 		{"twice", `[{"name": "A"},
 {"name": "A"}]`, `[1] (line 2): node type "A" is defined twice`},
 		{"properties not an object", `[{"name": "A", "properties": [1]}]`, `node type "A": properties must be an object, got a list`},
+		{"a name twice", `[{"name": "A",
+"name": "B"}]`, `line 2: duplicate key "name"`},
+		{"a property twice", `[{"name": "A", "properties": {"x": 1,
+"x": "s"}}]`, `line 2: duplicate key "x"`},
 	} {
 		_, err := b3.ReadNodes([]byte(tc.json))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -81,6 +81,7 @@ func readModel(m *element) (info arbor.TypeInfo, ok bool, err error) {
 	}
 	info = arbor.TypeInfo{Name: id, Category: cat, Builtin: arbor.IsBuiltin(id)}
 	var errs []error
+	ports := map[string]int{} // the line of each port's declaration
 	for _, p := range m.kids {
 		switch p.name {
 		case "input_port", "output_port", "inout_port":
@@ -92,6 +93,11 @@ func readModel(m *element) (info arbor.TypeInfo, ok bool, err error) {
 			errs = append(errs, fmt.Errorf("line %d: a <%s> of model %q needs a name", p.line, p.name, id))
 			continue
 		}
+		if line, dup := ports[name]; dup {
+			errs = append(errs, fmt.Errorf("line %d: model %q declares port %q twice (also at line %d)", p.line, id, name, line))
+			continue
+		}
+		ports[name] = p.line
 		typ, _ := p.attr("type")
 		pi := arbor.ParamInfo{Name: name, Type: portGoType(typ), Ref: true}
 		desc, _, _ := strings.Cut(p.text, ";")

@@ -73,6 +73,8 @@ func TestReadModelsErrors(t *testing.T) {
 		{"a bad default", `<root><TreeNodesModel><Action ID="A"><input_port name="n" type="int" default="many"/></Action></TreeNodesModel></root>`, `model "A": the default of port "n": want a number, got "many"`},
 		{"twice", `<root><TreeNodesModel><Action ID="A"/>
 <Condition ID="A"/></TreeNodesModel></root>`, `line 2: node type "A" is declared twice (also at line 1)`},
+		{"a port twice", `<root><TreeNodesModel><Action ID="A"><input_port name="n" type="int"/>
+<input_port name="n" type="std::string"/></Action></TreeNodesModel></root>`, `line 2: model "A" declares port "n" twice (also at line 1)`},
 	} {
 		_, err := btcpp.ReadModels([]byte(tc.xml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -93,7 +93,10 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 	// The SubTree (node 10 now), collapsed, wrapped from its context menu.
 	pressFold(t, ctx, `document.querySelector('#tree g.fold[data-fold="10"]')`)
 	bt.Wait(t, ctx, "the SubTree collapsed", `S.folded.has(10) && S.tree.nodes[10].type === 'SubTree'`, 5*time.Second)
-	menu := `(() => { const r = document.querySelector('#tree g.node[data-id="10"] rect').getBoundingClientRect();
+	// The menu is that of the node the event targets, whatever is at its
+	// point now (here, the root: the view may move between a click and
+	// the event's handling).
+	menu := `(() => { const r = document.querySelector('#tree g.node[data-id="0"] rect').getBoundingClientRect();
 		document.querySelector('#tree g.node[data-id="10"] rect').dispatchEvent(new MouseEvent('contextmenu', { clientX: r.x + 10, clientY: r.y + 10, bubbles: true, cancelable: true }));
 		return true; })()`
 	bt.Eval[bool](t, ctx, menu)

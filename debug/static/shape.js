@@ -458,7 +458,7 @@ function setupShape() {
   const svg = $('#tree');
   // The context menu key (or Shift+F10) on the tree: its menu is the
   // selected node's (else the root's), wherever the browser says it is.
-  let fromKey = 0;
+  let fromKey = -Infinity;
   svg.addEventListener('keydown', (e) => {
     if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) fromKey = performance.now();
   });
@@ -467,9 +467,10 @@ function setupShape() {
   svg.addEventListener('contextmenu', (e) => {
     if (!canEdit() || !S.tree) return;
     const key = performance.now() - fromKey < 1000;
-    fromKey = 0;
-    const at = key ? null : document.elementFromPoint(e.clientX, e.clientY);
-    const g = at && at.closest && at.closest('#tree g.node');
+    fromKey = -Infinity;
+    // The node clicked is the event's target (the point is where the menu
+    // opens: hit-testing it again may find what moved there since).
+    const g = key || !e.target.closest ? null : e.target.closest('#tree g.node');
     const id = g ? Number(g.getAttribute('data-id')) : key ? Math.max(0, S.selected) : S.selected;
     if (id < 0 || id >= S.tree.nodes.length) return;
     e.preventDefault();

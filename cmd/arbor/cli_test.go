@@ -304,6 +304,19 @@ func TestUsageListsEveryFlag(t *testing.T) {
 	}
 }
 
+// -controls of demo and serve says what the debugger may then do to the
+// trees: edit their parameters and their shape.
+func TestControlsUsageNamesShapeEdits(t *testing.T) {
+	for _, cmd := range []string{"demo", "serve"} {
+		help, _, _ := runCLI(t, cmd, "-h")
+		_, after, _ := strings.Cut(help, "  -controls\n")
+		flag, _, _ := strings.Cut(after, "\n  -")
+		if !strings.Contains(flag, "parameters") || !strings.Contains(flag, "shape") {
+			t.Errorf("arbor %s -h: -controls %q does not name the edits of parameters and shape", cmd, strings.TrimSpace(flag))
+		}
+	}
+}
+
 // A tree that uses the program's own node types fails validate and run
 // (without -allow-unknown) with a word after its load errors: which types
 // are not built in, and the flags that stand in for them. Misspellings of

@@ -54,7 +54,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	seed := fset.Uint64("seed", 1, "seed of the villagers' differences")
 	uniform := fset.Bool("uniform", false, "start every villager as village.md does (all needs 100, zone centres)")
 	trees := fset.String("trees", "", "directory holding villager.yaml and monster.yaml (default: "+demoTreesDir+" when present, else built-in copies)")
-	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents, write blackboards and edit the trees' parameters (prints the world view's and the debugger's URLs holding the token; the world view hands it on)")
+	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents, write blackboards and edit the trees, their parameters and their shape (prints the world view's and the debugger's URLs holding the token; the world view hands it on)")
 	history := fset.Int("history", 500, "ticks of history kept for each watched agent")
 	workers := fset.Int("workers", 0, "manager worker goroutines (default GOMAXPROCS)")
 	fset.Usage = func() {
@@ -282,7 +282,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 	agents := fset.Int("agents", 1, "agents per file")
 	tickMs := fset.Float64("tick-ms", 100, "milliseconds between ticks (game time follows the wall clock)")
 	ticks := fset.Int("ticks", 0, "stop ticking after N ticks (0: until interrupted)")
-	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents, write blackboards and edit the trees' parameters (prints a URL holding the token)")
+	controls := fset.Bool("controls", false, "let the debugger pause, step and resume agents, write blackboards and edit the trees, their parameters and their shape (prints a URL holding the token)")
 	history := fset.Int("history", 500, "ticks of history kept for each watched agent")
 	mocks := mockFlags{}
 	fset.Var(mocks, "mock", "script a node type: Type=running,running,success (repeatable); other unknown types run one tick, then succeed (in a guard: a condition that holds, or by the script's first status)")

@@ -158,3 +158,32 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 		t.Errorf("the tree shown: %s", got)
 	}
 }
+
+// checkShapeStaleMenu opens a node's context menu, changes the tree
+// behind the page's back (a node added before it, which takes its path)
+// and picks Delete: the menu was the old tree's, and nothing is deleted.
+func checkShapeStaleMenu(t *testing.T, ctx context.Context, base string, s *Session) {
+	sentry, _ := testTrees(t)
+	var id int
+	s.Do(func(m *arbor.Manager) { id = m.Add(sentry).ID() })
+	defer s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(id)) })
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d", base, id)))
+	bt.Wait(t, ctx, "the sentry live", fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') &&
+		document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, id), 10*time.Second)
+	tid := bt.Eval[int](t, ctx, `S.treeId`)
+	bt.Eval[bool](t, ctx, `(() => { const r = document.querySelector('#tree g.node[data-id="6"] rect');
+		r.dispatchEvent(new MouseEvent('contextmenu', { clientX: 10, clientY: 10, bubbles: true, cancelable: true }));
+		return true; })()`)
+	bt.Wait(t, ctx, "patrol's Set's menu", `(() => { const m = document.querySelector('#shape-menu');
+		return !!m && m.getAttribute('aria-label') === 'Edit the tree at Set mode = patrolling'; })()`, 5*time.Second)
+	control(t, base, "POST", fmt.Sprintf("/api/trees/%d/shape", tid), `{"op": "add", "path": "`+pathPatrol+`", "index": 0, "node": {"type": "Step"}}`)
+	bt.Wait(t, ctx, "the new tree shown, the menu still open", fmt.Sprintf(`S.treeId !== %d && S.tree.nodes.length === 13 && !!document.querySelector('#shape-menu')`, tid), 10*time.Second)
+	bt.Run(t, ctx, chromedp.Click(`#shape-menu [data-op="delete"]`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "nothing done, and said so", `!document.querySelector('#shape-menu') && document.querySelector('#notice').textContent.startsWith('The tree changed')`, 5*time.Second)
+	time.Sleep(300 * time.Millisecond) // a request sent would be answered by now
+	s.Do(func(m *arbor.Manager) {
+		if got, want := outline(m.Agent(id).Tree()), "Selector(investigate(Check Set Wait) patrol[Check](Step Set Wait Step SubTree(Wait)))"; got != want {
+			t.Errorf("the tree after the stale menu's Delete: %s, want %s", got, want)
+		}
+	})
+}

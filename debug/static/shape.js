@@ -402,7 +402,8 @@ function showEdited(id) {
 // in their tooltip and do nothing).
 function openShapeMenu(id, x, y) {
   closeShapeMenu(false);
-  const n = S.tree.nodes[id];
+  const tree = S.tree;
+  const n = tree.nodes[id];
   if (S.selected !== id) selectNode(id);
   const menu = h('div', { id: 'shape-menu', role: 'menu', 'aria-label': 'Edit the tree at ' + fullLabel(id) });
   const items = shapeActions(n).concat([undoAction()]);
@@ -413,6 +414,12 @@ function openShapeMenu(id, x, y) {
     b.addEventListener('click', () => {
       if (a.why) return;
       closeShapeMenu(false);
+      // The page moved to another tree since the menu opened (an edit
+      // elsewhere, a reload): its node's path may name another node there.
+      if (S.tree !== tree) {
+        notice('The tree changed while its menu was open: nothing was done.');
+        return;
+      }
       runShape(n, a.op);
     });
     menu.append(b);

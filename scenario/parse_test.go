@@ -216,3 +216,20 @@ func TestParseSuiteKeys(t *testing.T) {
 		}
 	}
 }
+
+// scenario.md makes an inline tree native: a native tree with treeFormat
+// b3 or btcpp (which the spec ties to treeFile) still runs as native.
+func TestInlineNativeTreeIgnoresTreeFormat(t *testing.T) {
+	for _, tf := range []string{"b3", "btcpp"} {
+		for _, tree := range []string{`{"type": "Success"}`, `{"format": "arbor/1", "trees": {"m": {"type": "Success"}}}`, `{"trees": {"m": {"type": "Success"}}}`} {
+			doc := `{"name": "a", "tree": ` + tree + `, "treeFormat": "` + tf + `", "ticks": [{"status": "success"}]}`
+			list, err := scenario.Parse([]byte(doc), false, "s.json")
+			if err != nil {
+				t.Fatalf("%s: %v", doc, err)
+			}
+			if res := list[0].Run(); !res.Passed {
+				t.Errorf("%s: %s", doc, res.Failure)
+			}
+		}
+	}
+}

@@ -157,18 +157,22 @@ func (s *Scenario) load(rec *recorder) (*arbor.Tree, error) {
 }
 
 // inlineTree decodes the scenario's tree: a native document, or one of
-// the treeFormat added by AddInlineTreeFormat.
+// the treeFormat added by AddInlineTreeFormat. scenario.md makes an
+// inline tree native and ties treeFormat to treeFile, so a tree that is
+// native (a root node, or a document with format or a trees object) is
+// read as native whatever treeFormat says: a scenario the spec allows
+// never fails here. Only an object no native document could be (a
+// Behavior3 export) or a string (BT.CPP XML) goes to the treeFormat.
 func (s *Scenario) inlineTree() (*arbor.Document, error) {
-	switch s.TreeFormat {
-	case "", "arbor":
+	load, ok := inlineLoaders[s.TreeFormat]
+	switch {
+	case s.TreeFormat == "" || s.TreeFormat == "arbor" || (ok && looksNative(s.tree)):
 		d, err := rawdoc.DecodeTree(s.tree)
 		if err != nil {
 			return nil, err
 		}
 		return d.(*arbor.Document), nil
-	}
-	load, ok := inlineLoaders[s.TreeFormat]
-	if !ok {
+	case !ok:
 		if _, known := loaders[s.TreeFormat]; known {
 			return nil, fmt.Errorf("treeFormat %q is read from a treeFile only, not from an inline tree", s.TreeFormat)
 		}
@@ -185,6 +189,20 @@ func (s *Scenario) inlineTree() (*arbor.Document, error) {
 		data = jsonText(s.tree)
 	}
 	return load(data, filepath.Dir(s.File))
+}
+
+// looksNative reports a tree that is a native document or root node: an
+// object with a "type" (a bare root node) or "format" key, or with
+// "trees" holding an object (Behavior3 projects hold a list there).
+func looksNative(v *rawdoc.Value) bool {
+	if v == nil || v.Kind != rawdoc.Object {
+		return false
+	}
+	if v.Get("type") != nil || v.Get("format") != nil {
+		return true
+	}
+	t := v.Get("trees")
+	return t != nil && t.Kind == rawdoc.Object
 }
 
 // jsonText writes v as JSON text in which every value and key is on the

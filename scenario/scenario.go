@@ -16,7 +16,10 @@
 //   - treeFormat applies to an inline tree too, when a format package
 //     added it with AddInlineTreeFormat (package format adds b3, a
 //     Behavior3 export written as an object, and btcpp, the XML written
-//     as a string); any other treeFormat with tree is an error.
+//     as a string); any other treeFormat with tree is an error. A tree
+//     that is native (a root node with "type", a document with "format"
+//     or a "trees" object) is read as native whatever treeFormat says,
+//     as scenario.md has it.
 package scenario
 
 import (

@@ -33,27 +33,27 @@ type treeSource struct {
 }
 
 // sourceLocked returns where tree t came from: Options.TreeSource's
-// answer, else that of the tree an edit made it from. Nil when unknown.
+// answer, else that of the tree an edit made it from (recorded when the
+// edit was applied). Nil when unknown.
 func (s *Session) sourceLocked(t *arbor.Tree) *treeSource {
-	for depth := 0; t != nil && s.opts.TreeSource != nil && depth < 1000; depth++ {
-		file, f := s.treeSource(t)
-		if file == "" && f == "" {
-			t = s.editedFrom[t]
-			continue
-		}
-		src := &treeSource{Format: f}
-		if file != "" {
-			src.File = path.Base(strings.ReplaceAll(file, "\\", "/"))
-			if f == "" {
-				src.Format, _ = format.OutputFormat(file)
-			}
-		}
-		if !validFormat(src.Format) {
-			src.Format = ""
-		}
-		return src
+	if t == nil || s.opts.TreeSource == nil {
+		return nil
 	}
-	return nil
+	file, f := s.treeSource(t)
+	if file == "" && f == "" {
+		return s.editedSource[t]
+	}
+	src := &treeSource{Format: f}
+	if file != "" {
+		src.File = path.Base(strings.ReplaceAll(file, "\\", "/"))
+		if f == "" {
+			src.Format, _ = format.OutputFormat(file)
+		}
+	}
+	if !validFormat(src.Format) {
+		src.Format = ""
+	}
+	return src
 }
 
 // treeSource calls Options.TreeSource, recovering a panic: it runs under

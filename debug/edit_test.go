@@ -386,6 +386,20 @@ func TestTreeDocumentSource(t *testing.T) {
 	if _, _, file := download(t, h, fmt.Sprintf("/api/trees/%v/document?format=btcpp", ans["tree"])); file != "sentry.xml" {
 		t.Errorf("download as btcpp: %q", file)
 	}
+	// However many edits follow one another (a chain the source lookup
+	// once followed, up to 1,000 links).
+	last := ans["tree"]
+	for i := 0; i < 1005; i++ {
+		op := []string{"exists", "missing"}[i%2]
+		code, ans := editTree(t, h, int(last.(float64)), `{"path": "`+pathNoise+`", "params": {"op": "`+op+`"}}`)
+		if code != 200 {
+			t.Fatalf("edit %d: %d %v", i, code, ans)
+		}
+		last = ans["tree"]
+	}
+	if _, _, file := download(t, h, fmt.Sprintf("/api/trees/%v/document", last)); file != "sentry.yaml" {
+		t.Errorf("download after 1,006 edits: %q", file)
+	}
 	// A tree of no file: named after the tree.
 	_, b := get(t, h, "/api/agents/5")
 	if _, _, file := download(t, h, fmt.Sprintf("/api/trees/%v/document", b["tree"])); file != "Blink.json" {

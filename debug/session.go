@@ -119,8 +119,9 @@ type Session struct {
 	steps    map[int]bool
 	trees    map[*arbor.Tree]*treeDesc
 	treeList []*treeDesc
-	// editedFrom maps a tree an edit made to the tree it was made from.
-	editedFrom map[*arbor.Tree]*arbor.Tree
+	// editedSource maps a tree an edit made to where the tree it was
+	// made from came from (sourceLocked), when known.
+	editedSource map[*arbor.Tree]*treeSource
 	// undo holds, per tree an edit made, the edits that can be undone
 	// (shape.go), the last one last.
 	undo map[*arbor.Tree][]*undoEntry
@@ -163,7 +164,7 @@ func NewSession(m *arbor.Manager, opts Options) *Session {
 		opts.Title = "Arbor debugger"
 	}
 	s := &Session{opts: opts, m: m, log: opts.Logger, watches: map[int]*watch{}, steps: map[int]bool{},
-		trees: map[*arbor.Tree]*treeDesc{}, editedFrom: map[*arbor.Tree]*arbor.Tree{}, undo: map[*arbor.Tree][]*undoEntry{}, removed: map[int]*watch{}, notify: make(chan struct{}), errs: newErrorLog()}
+		trees: map[*arbor.Tree]*treeDesc{}, editedSource: map[*arbor.Tree]*treeSource{}, undo: map[*arbor.Tree][]*undoEntry{}, removed: map[int]*watch{}, notify: make(chan struct{}), errs: newErrorLog()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

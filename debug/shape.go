@@ -493,7 +493,9 @@ func (s *Session) applyLocked(td *treeDesc, agents []*arbor.Agent, doc *arbor.Do
 		}
 		keep[a] = k
 	}
-	s.editedFrom[t] = old
+	if src := s.sourceLocked(old); src != nil {
+		s.editedSource[t] = src
+	}
 	moved := s.m.Reload(old, t)
 	for _, a := range agents {
 		k := keep[a]

@@ -132,7 +132,8 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 	bt.Run(t, ctx, chromedp.Click("#btn-shape-delete", chromedp.ByID))
 	bt.Wait(t, ctx, "deleted: its force and breakpoint dropped, the next sibling selected", shapeNow(13, "Set", "Sentry.children[1].children[2]")+` &&
 		`+shapeNote("Delete Step. Applied to 1 agent (running nodes halted once). Dropped 1 force and 1 breakpoint of the nodes deleted.")+` &&
-		!forcesOf(S.agent).length && !(S.agent.breakpoints || []).length`, 10*time.Second)
+		!forcesOf(S.agent).length && !(S.agent.breakpoints || []).length &&
+		document.activeElement && document.activeElement.id === 'btn-shape-undo'`, 10*time.Second)
 
 	// Undo, four times: the button, Ctrl+Z, the button twice.
 	bt.Run(t, ctx, chromedp.Click("#btn-shape-undo", chromedp.ByID))

@@ -77,6 +77,15 @@ function runShape(n, op) {
   if (op === 'undo') return undoShape();
   if (op === 'add' || op === 'insert' || op === 'wrap') return openShapeForm(n, op);
   if (op === 'up' || op === 'down') return sendShape({ op: 'move', path: n.path, by: op === 'up' ? -1 : 1 });
+  if (op === 'delete') {
+    // The focus goes to Undo, not to the Delete of the node selected
+    // next: Enter pressed again undoes rather than deleting a sibling.
+    S.shapeFocus = { op: 'undo', tree: -1 };
+    return sendShape({ op, path: n.path }).then((ok) => {
+      if (!ok) S.shapeFocus = null;
+      return ok;
+    });
+  }
   return sendShape({ op, path: n.path });
 }
 

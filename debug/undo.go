@@ -1,0 +1,134 @@
+package debug
+
+import (
+	"net/http"
+	"slices"
+
+	"github.com/arborbt/arbor"
+)
+
+// Undo: every edit, of parameters or of shape, is undoable. The session
+// keeps, per tree an edit made, the Documents it was made from (up to
+// maxUndo), and POST api/trees/{tid}/undo compiles the last one again.
+
+// maxUndo is how many edits of a tree can be undone.
+const maxUndo = 50
+
+// undoEntry is one edit that can be undone: the document before it and
+// how node ids go back.
+type undoEntry struct {
+	doc *arbor.Document // the tree's document before the edit (shared: never changed)
+	// back maps the edited tree's node ids to those of doc's tree (-1:
+	// a node the edit added); nil: the same ids (a parameter edit).
+	back []int
+	n    int    // the number of nodes of doc's tree
+	what string // what the edit did ("delete Wait"), for the page
+}
+
+// undoInfo is what api/trees/{tid} says of a tree's undo stack.
+type undoInfo struct {
+	Count int    `json:"count"` // edits that can be undone, the last first
+	Last  string `json:"last"`  // what the last one did
+}
+
+// undoOf describes tree t's undo stack; nil when it is empty.
+func (s *Session) undoOf(t *arbor.Tree) *undoInfo {
+	st := s.undo[t]
+	if len(st) == 0 {
+		return nil
+	}
+	return &undoInfo{Count: len(st), Last: st[len(st)-1].what}
+}
+
+// pushUndo returns the stack of old with e on top (a copy: old's is
+// kept as it is), at most maxUndo long.
+func pushUndo(stack []*undoEntry, e *undoEntry) []*undoEntry {
+	out := make([]*undoEntry, 0, min(len(stack)+1, maxUndo))
+	if len(stack) >= maxUndo {
+		stack = stack[len(stack)-maxUndo+1:]
+	}
+	out = append(out, stack...)
+	return append(out, e)
+}
+
+// undoTree undoes the last edit of a tree.
+func (h *handler) undoTree(w http.ResponseWriter, r *http.Request) {
+	tid, ok := h.editable(w, r)
+	if !ok {
+		return
+	}
+	if r.ContentLength != 0 {
+		var empty struct{}
+		if !h.decodeJSON(w, r, &empty) {
+			return
+		}
+	}
+	s := h.s
+	s.mu.Lock()
+	ans, herr := s.undoLocked(tid)
+	s.mu.Unlock()
+	h.answerEdit(w, ans, herr, "undo", "")
+}
+
+// undoLocked undoes the last edit of tree tid: it compiles the document
+// the edit was made from again, and moves the agents there.
+func (s *Session) undoLocked(tid int) (*editAnswer, *editError) {
+	td, agents, herr := s.editTarget(tid)
+	if herr != nil {
+		return nil, herr
+	}
+	old := td.tree
+	stack := s.undo[old]
+	if len(stack) == 0 {
+		return nil, editFail(http.StatusConflict, "nothing to undo: tree %d (%s) was not made by an edit in the debugger (a reload from a file starts afresh)", tid, td.Name)
+	}
+	e := stack[len(stack)-1]
+	rest := slices.Clone(stack[:len(stack)-1])
+	ans, herr := s.applyLocked(td, agents, e.doc.Clone(), func(nt *arbor.Tree) []int {
+		if nt.Len() != e.n {
+			return nil // not the tree it was: nothing is kept
+		}
+		if e.back == nil {
+			return identity(old.Len(), nt.Len())
+		}
+		if len(e.back) != old.Len() {
+			return nil
+		}
+		return e.back
+	}, nil)
+	if herr != nil {
+		return nil, herr
+	}
+	s.undo[s.treeList[ans.Tree].tree] = rest
+	ans.Op, ans.Undone = "undo", e.what
+	ans.Undo = s.undoOf(s.treeList[ans.Tree].tree)
+	return ans, nil
+}
+
+// invert returns the inverse of ids (old → new) over n new ids: new → old,
+// -1 for a new id no old one maps to.
+func invert(ids []int, n int) []int {
+	back := make([]int, n)
+	for j := range back {
+		back[j] = -1
+	}
+	for i, j := range ids {
+		if j >= 0 && j < n {
+			back[j] = i
+		}
+	}
+	return back
+}
+
+// identity maps n ids to themselves when both trees have n nodes; nil
+// otherwise.
+func identity(n, m int) []int {
+	if n != m {
+		return nil
+	}
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = i
+	}
+	return ids
+}

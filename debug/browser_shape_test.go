@@ -139,6 +139,14 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 	bt.Run(t, ctx, chromedp.Click("#btn-shape-undo", chromedp.ByID))
 	bt.Wait(t, ctx, "the delete undone", `S.tree.nodes.length === 14 && S.tree.nodes[8].type === 'Step' && `+shapeNote("Undone: delete Step.")+` &&
 		document.querySelector('#btn-shape-undo').title.startsWith('Undo: wrap SubTree in Inverter (3 edits can be undone)')`, 10*time.Second)
+	// A refused undo from Ctrl+Z with another tab open: the page's notice
+	// line says so (the Shape section is not on screen).
+	bt.Run(t, ctx, chromedp.Click(`#panel .tabs button[data-tab="bb"]`, chromedp.ByQuery),
+		chromedp.Evaluate(`window.postForTest = post; post = () => Promise.reject(Object.assign(new Error('refused for the test'), { status: 400 })); document.activeElement && document.activeElement.blur()`, nil),
+		chromedp.KeyEvent("z", chromedp.KeyModifiers(input.ModifierCtrl)))
+	bt.Wait(t, ctx, "a refused undo in the notice line", `(() => { const n = document.querySelector('#notice'); return !n.hidden && n.textContent === 'Not applied: refused for the test'; })()`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(`post = window.postForTest; notice('')`, nil),
+		chromedp.Click(`#panel .tabs button[data-tab="node"]`, chromedp.ByQuery))
 	bt.Run(t, ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil), chromedp.KeyEvent("z", chromedp.KeyModifiers(input.ModifierCtrl)))
 	bt.Wait(t, ctx, "Ctrl+Z: the wrap undone, the SubTree still collapsed", `S.tree.nodes.length === 13 && S.tree.nodes[10].type === 'SubTree' && S.folded.has(10) &&
 		document.querySelectorAll('#tree g.node').length === 12 && `+shapeNote("Undone: wrap SubTree in Inverter."), 10*time.Second)

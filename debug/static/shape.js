@@ -339,8 +339,14 @@ async function editRequest(path, body, onError) {
   } catch (err) {
     if (onError) onError(err);
     else {
-      shapeMessage((err.status === 400 ? 'Not applied: ' : '') + err.message.replace(/^trees\.\S*?: /gm, ''), true);
-      notice('');
+      const text = (err.status === 400 ? 'Not applied: ' : '') + err.message.replace(/^trees\.\S*?: /gm, '');
+      // From the tree's menu or Ctrl+Z with another tab open, the Shape
+      // section is not on screen: the page's notice line says it.
+      const msg = $('#shape-msg');
+      if (msg && msg.offsetParent !== null) {
+        shapeMessage(text, true);
+        notice('');
+      } else notice(text);
     }
     return false;
   }

@@ -56,13 +56,16 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 	// The root cannot be deleted nor moved: the buttons say why.
 	click(0)
 	bt.Wait(t, ctx, "the root's Shape section", `(() => { const d = document.querySelector('#btn-shape-delete'), u = document.querySelector('#btn-shape-undo');
-		return !!d && d.disabled && d.title === "The tree's root cannot be deleted" && document.querySelector('#btn-shape-up').disabled &&
-			!document.querySelector('#btn-shape-add').disabled && u.disabled && u.title.startsWith('Nothing to undo'); })()`, 5*time.Second)
+		return !!d && unusable(d) && d.title === "The tree's root cannot be deleted" && unusable(document.querySelector('#btn-shape-up')) &&
+			!unusable(document.querySelector('#btn-shape-add')) && unusable(u) && u.title.startsWith('Nothing to undo'); })()`, 5*time.Second)
+	// Such a button is reached from the keyboard, and says why when pressed.
+	bt.Run(t, ctx, chromedp.Focus("#btn-shape-delete", chromedp.ByID), chromedp.KeyEvent("\r"))
+	bt.Wait(t, ctx, "the root's Delete says why", `document.activeElement.id === 'btn-shape-delete' && document.querySelector('#shape-msg').textContent === "The tree's root cannot be deleted" && S.tree.nodes.length === 12`, 5*time.Second)
 
 	// Add a child to the patrol (node 5): a Check without its op first.
 	click(5)
 	bt.Wait(t, ctx, "patrol's + Child", `(() => { const b = document.querySelector('#btn-shape-add');
-		return !!b && !b.disabled && document.querySelector('#node-info').textContent.includes('patrol'); })()`, 5*time.Second)
+		return !!b && !unusable(b) && document.querySelector('#node-info').textContent.includes('patrol'); })()`, 5*time.Second)
 	tid := bt.Eval[int](t, ctx, `S.treeId`)
 	bt.Run(t, ctx, chromedp.Click("#btn-shape-add", chromedp.ByID))
 	bt.Wait(t, ctx, "the form, its type list focused", `document.activeElement === document.querySelector('#sf-type') &&
@@ -128,7 +131,7 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 	control(t, base, "POST", fmt.Sprintf("/api/agents/%d/breakpoints", id), `{"node": 8, "on": ["abort"]}`)
 	bt.Wait(t, ctx, "Step forced", `S.tree.nodes[8].type === 'Step' && forcesOf(S.agent).some((f) => f.node === 8) && (S.agent.breakpoints || []).some((b) => b.node === 8)`, 5*time.Second)
 	click(8)
-	bt.Wait(t, ctx, "Step's Delete", `(() => { const b = document.querySelector('#btn-shape-delete'); return !!b && !b.disabled && S.tree.nodes[S.selected].type === 'Step'; })()`, 5*time.Second)
+	bt.Wait(t, ctx, "Step's Delete", `(() => { const b = document.querySelector('#btn-shape-delete'); return !!b && !unusable(b) && S.tree.nodes[S.selected].type === 'Step'; })()`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.Click("#btn-shape-delete", chromedp.ByID))
 	bt.Wait(t, ctx, "deleted: its force and breakpoint dropped, the next sibling selected", shapeNow(13, "Set", "Sentry.children[1].children[2]")+` &&
 		`+shapeNote("Delete Step. Applied to 1 agent (running nodes halted once). Dropped 1 force and 1 breakpoint of the nodes deleted.")+` &&
@@ -152,12 +155,12 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 		document.querySelectorAll('#tree g.node').length === 12 && `+shapeNote("Undone: wrap SubTree in Inverter."), 10*time.Second)
 	for _, what := range []string{"move Set up", "add Set to patrol"} {
 		bt.Run(t, ctx, chromedp.Click("#tree g.node[data-id=\"5\"] rect", chromedp.ByQuery))
-		bt.Wait(t, ctx, "Undo for "+what, `(() => { const b = document.querySelector('#btn-shape-undo'); return !!b && !b.disabled && b.title.startsWith('Undo: `+what+`'); })()`, 5*time.Second)
+		bt.Wait(t, ctx, "Undo for "+what, `(() => { const b = document.querySelector('#btn-shape-undo'); return !!b && !unusable(b) && b.title.startsWith('Undo: `+what+`'); })()`, 5*time.Second)
 		bt.Run(t, ctx, chromedp.Click("#btn-shape-undo", chromedp.ByID))
 		bt.Wait(t, ctx, "undone: "+what, shapeNote("Undone: "+what+"."), 10*time.Second)
 	}
 	bt.Wait(t, ctx, "the tree as it was, nothing to undo", `S.tree.nodes.length === 12 && S.tree.nodes[9].type === 'SubTree' &&
-		document.querySelector('#btn-shape-undo').disabled`, 5*time.Second)
+		unusable(document.querySelector('#btn-shape-undo'))`, 5*time.Second)
 	s.Do(func(m *arbor.Manager) {
 		if got := outline(m.Agent(id).Tree()); got != sentryOutline {
 			t.Errorf("the agent's tree after the undos: %s", got)

@@ -90,7 +90,7 @@ function runShape(n, op) {
 }
 
 // renderShapeBox fills the Node tab's Shape section for node n: the
-// shape edits as buttons (those that cannot be done disabled, their
+// shape edits as buttons (those that cannot be done aria-disabled, their
 // tooltips saying why), Undo, the last edit's note, or the form adding
 // a node. It redraws only when what it shows changes.
 function renderShapeBox(n) {
@@ -116,10 +116,15 @@ function renderShapeBox(n) {
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : '';
   const row = h('div', { class: 'shape-row', role: 'group', 'aria-label': 'Change the tree\'s shape at ' + fullLabel(n.id) });
   for (const a of shapeActions(n).concat([undoAction()])) {
-    const b = h('button', { type: 'button', id: 'btn-shape-' + a.op, title: a.why || a.title, 'aria-label': MENU_TEXT[a.op], onclick: () => runShape(n, a.op) }, a.text);
+    // A button that cannot be used stays focusable (aria-disabled, not
+    // disabled), so that keyboard and screen reader users reach its
+    // reason too: it is the button's description, and pressing the
+    // button says it under the buttons.
+    const b = h('button', { type: 'button', id: 'btn-shape-' + a.op, title: a.why || a.title, 'aria-label': MENU_TEXT[a.op],
+      onclick: () => (a.why ? shapeMessage(a.why, false) : runShape(n, a.op)) }, a.text);
     if (a.op === 'delete') b.classList.add('danger');
     if (a.op === 'undo') b.classList.add('shape-undo');
-    b.disabled = !!a.why;
+    if (a.why) b.setAttribute('aria-disabled', 'true');
     row.append(b);
   }
   const kids = [h('h4', { text: 'Shape' }), row];
@@ -133,9 +138,9 @@ function renderShapeBox(n) {
     const b = $('#btn-shape-' + S.shapeFocus.op);
     const u = $('#btn-shape-undo');
     S.shapeFocus = null;
-    if (b && !b.disabled) b.focus();
-    else if (u && !u.disabled) u.focus();
-  } else if (focused && $('#' + focused) && !$('#' + focused).disabled) $('#' + focused).focus();
+    if (b && !unusable(b)) b.focus();
+    else if (u && !unusable(u)) u.focus();
+  } else if (focused && $('#' + focused)) $('#' + focused).focus();
 }
 
 // shapeMessage shows text under the Shape section's buttons (an error:
@@ -171,7 +176,12 @@ function closeShapeForm(op) {
   const n = S.tree && S.selected >= 0 ? S.tree.nodes[S.selected] : null;
   renderShapeBox(n);
   const b = $('#btn-shape-' + op);
-  if (b && !b.disabled) b.focus();
+  if (b) b.focus();
+}
+
+// unusable reports a Shape button that cannot be used now (aria-disabled).
+function unusable(b) {
+  return b.getAttribute('aria-disabled') === 'true';
 }
 
 // shapeForm builds the form of op at node n: the new node's type (the

@@ -61,7 +61,7 @@ func (d declared) register(reg *arbor.Registry, mocks mockFlags, idle []arbor.St
 			continue
 		}
 		script := mocks[info.Name]
-		if script == nil && info.Category != arbor.CategoryCondition {
+		if script == nil && (info.Category == arbor.CategoryAction || info.Category == arbor.CategoryNone) {
 			script = idle
 		}
 		if err := registerDeclared(reg, info, script); err != nil {
@@ -107,6 +107,9 @@ func registerDeclared(reg *arbor.Registry, info arbor.TypeInfo, script []arbor.S
 			return mockCond(result), check(p)
 		}, opts...)
 	case arbor.CategoryDecorator, arbor.CategoryControl:
+		if len(script) > 0 {
+			return fmt.Errorf("-mock %s: the palette declares %s a %s, which runs as a stand-in ticking its children; only leaves can be scripted", info.Name, info.Name, info.Category)
+		}
 		build := func(p map[string]any) (arbor.Control[standInMem], error) { return standIn{}, check(p) }
 		if info.Category == arbor.CategoryDecorator {
 			return arbor.RegisterDecoratorFactory(reg, info.Name, names, build, opts...)

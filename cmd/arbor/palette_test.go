@@ -156,6 +156,10 @@ func TestRunTypes(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "-mock Sees: the palette declares Sees a condition, which cannot be running") {
 		t.Errorf("a running condition: exit %d, stderr %q", code, errOut)
 	}
+	_, errOut, code = runCLI(t, "run", "-ticks", "1", "-types", palette, "-mock", "Twice=success", tree)
+	if code != 1 || !strings.Contains(errOut, "-mock Twice: the palette declares Twice a decorator, which runs as a stand-in ticking its children; only leaves can be scripted") {
+		t.Errorf("a scripted decorator: exit %d, stderr %q", code, errOut)
+	}
 	rec := filepath.Join(dir, "rec.yaml")
 	if _, errOut, code := runCLI(t, "run", "-ticks", "2", "-types", palette, "-mock", "Sees=failure", "-scenario", rec, tree); code != 0 {
 		t.Fatalf("-scenario: exit %d, stderr %q", code, errOut)

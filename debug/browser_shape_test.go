@@ -82,7 +82,9 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 			document.activeElement.getAttribute('aria-invalid') === 'true'; })()`, 5*time.Second)
 	setType(t, ctx, "Set")
 	bt.Run(t, ctx, chromedp.SetValue(`#shape-form [data-param="key"]`, "mode", chromedp.ByQuery),
-		chromedp.SetValue(`#shape-form [data-param="value"]`, "guarding", chromedp.ByQuery), chromedp.Click("#btn-shape-apply", chromedp.ByID))
+		chromedp.SetValue(`#shape-form [data-param="value"]`, "guarding", chromedp.ByQuery))
+	bt.Screenshot(t, ctx, "shape-form.png", artifacts)
+	bt.Run(t, ctx, chromedp.Click("#btn-shape-apply", chromedp.ByID))
 	bt.Wait(t, ctx, "added: 13 nodes, the new Set selected, Undo focused", fmt.Sprintf(`S.treeId !== %d && `, tid)+shapeNow(13, "Set", "Sentry.children[1].children[4]")+
 		` && `+shapeNote("Add Set to patrol. Applied to 1 agent")+` && document.activeElement === document.querySelector('#btn-shape-undo')`, 10*time.Second)
 	// Node 11 is the new Set: the agent runs it.

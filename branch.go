@@ -102,6 +102,8 @@ func (c *compiler) switchParams(p *proto, pr *paramReader, nk int) {
 	switch _, isRef := refKey(name); {
 	case ok && name == "":
 		pr.errf("key", "empty key name")
+	case name == "@":
+		pr.errf("key", "\"@\" names no key: a global key is @ and its name (@alarm)")
 	case isRef:
 		pr.errf("key", "%q: write the key's name, without braces", name)
 	}

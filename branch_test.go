@@ -228,6 +228,7 @@ func TestBranchLoadErrors(t *testing.T) {
 		{"Switch without key", arbor.Branch("Switch", A, B).With("cases", []any{1}), `parameter "key": missing required parameter`},
 		{"Switch key reference", arbor.Switch("{k}", []any{1}, A, B), `parameter "key": "{k}": write the key's name, without braces`},
 		{"Switch empty key", arbor.Switch("", []any{1}, A, B), `parameter "key": empty key name`},
+		{"Switch key @", arbor.Switch("@", []any{1}, A, B), `parameter "key": "@" names no key: a global key is @ and its name (@alarm)`},
 		{"Switch without cases", arbor.Branch("Switch", A).With("key", "k"), `parameter "cases": missing required parameter`},
 		{"Switch empty cases", arbor.Switch("k", []any{}, A), `parameter "cases": want a non-empty list of numbers, strings or booleans, got an empty list`},
 		{"Switch cases not a list", arbor.Branch("Switch", A, B).With("key", "k").With("cases", "a"), `parameter "cases": want a non-empty list of numbers, strings or booleans, got string "a"`},

@@ -379,6 +379,9 @@ func (c *compiler) keyParam(pr *paramReader) keyRef {
 	if ok && name == "" {
 		pr.errf("key", "empty key name")
 	}
+	if name == "@" {
+		pr.errf("key", "\"@\" names no key: a global key is @ and its name (@alarm)")
+	}
 	if _, isRef := refKey(name); isRef {
 		pr.errf("key", "%q: a key name cannot be a {key} reference (only value accepts one)", name)
 	}

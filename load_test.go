@@ -352,6 +352,8 @@ func TestLoadParameters(t *testing.T) {
 		p("Check < with a boolean value", `{"type": "Check", "key": "k", "op": "<", "value": true}`, "value"),
 		p("Check >= with a list value", `{"type": "Check", "key": "k", "op": ">=", "value": [1]}`, "value"),
 		p("Check with a misspelt parameter", `{"type": "Check", "key": "k", "op": "==", "value": 1, "vaule": 2}`, "vaule", "unknown parameter"),
+		p("Check of the key @", `{"type": "Check", "key": "@", "op": "exists"}`, "key", `"@" names no key`),
+		p("Set of the key @", `{"type": "Set", "key": "@", "value": 1}`, "key", `"@" names no key`),
 		p("Set without value", `{"type": "Set", "key": "k"}`, "value"),
 		p("Set without key", `{"type": "Set", "value": 1}`, "key"),
 		p("Set with a negative ttlMs", `{"type": "Set", "key": "k", "value": 1, "ttlMs": -1}`, "ttlMs"),

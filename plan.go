@@ -115,17 +115,17 @@ descend:
 			switch op := ref.op; {
 			case op == kidAct && !a.watched:
 				// A plain user node: tickNode's work for it, written out.
-				st := a.stp(ref.node)
+				cn := ref.n
 				if bare {
-					s = a.userTickBare(ref.node, ref.n)
-				} else {
-					s = a.userTick(ref.node, ref.n)
+					s = cn.bareFn(a, ref.node, cn) // all of this case (bareFunc)
+					break
 				}
-				if s == Running {
+				st := a.stp(ref.node)
+				if s = a.userTick(ref.node, cn); s == Running {
 					*st |= stRunning
 				} else {
 					*st &^= stRunning
-					if cn := ref.n; cn.umemW == 1 && !cn.keepMem {
+					if cn.umemW == 1 && !cn.keepMem {
 						*a.wordp(cn.umem) = 0 // endMemory's common case
 					} else if cn.umem >= 0 && !cn.keepMem {
 						a.endMemory(cn)

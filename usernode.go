@@ -303,6 +303,9 @@ type userNode interface {
 	awake(c *Ctx, mem unsafe.Pointer)
 	// tickFunc returns the tick as one function, for the hot path.
 	tickFunc() tickFunc
+	// bareFunc returns walk's whole tick of the node as a plain user node
+	// ticked bare (userTickBare), or nil for userTickBare itself.
+	bareFunc() bareFunc
 	// callbacks reports which optional callbacks exist.
 	callbacks() callbackSet
 	// memory describes M: its size in 8-byte words, and whether it holds
@@ -315,6 +318,13 @@ type userNode interface {
 
 // tickFunc is a user node's tick bound to its shared value.
 type tickFunc func(c *Ctx, mem unsafe.Pointer) (Status, error)
+
+// bareFunc is userTickBare for one user node type: walk calls it for a
+// plain user node (i, n) of the root's walk in a manager tick. One Go
+// call from walk to the user's Tick instead of two (userTickBare, then
+// the tickFunc closure), and the end of the node's tick is recorded in
+// this frame rather than in walk's, whose loop keeps more values live.
+type bareFunc func(a *Agent, i int32, n *node) Status
 
 // callbackSet is the set of optional callbacks a user node implements.
 type callbackSet uint8
@@ -343,6 +353,7 @@ func (conditionNode) pause(*Ctx, unsafe.Pointer, bool) {}
 func (conditionNode) awake(*Ctx, unsafe.Pointer)       {}
 func (conditionNode) callbacks() callbackSet           { return 0 }
 func (n conditionNode) tickFunc() tickFunc             { return n.tick }
+func (conditionNode) bareFunc() bareFunc               { return nil }
 func (conditionNode) memory() (int, bool)              { return 0, false }
 func (conditionNode) keepMemory() bool                 { return false }
 func (conditionNode) newMemory() any                   { return nil }
@@ -415,6 +426,43 @@ func (n *actionNode[M]) tickFunc() tickFunc {
 			return act.Tick(c, dummy)
 		}
 		return act.Tick(c, (*M)(p))
+	}
+}
+
+func (n *actionNode[M]) bareFunc() bareFunc {
+	act, dummy := n.act, n.dummy
+	return func(a *Agent, i int32, n *node) Status {
+		// userTickBare, written out with the Tick call of tickFunc, and
+		// walk's end of the node's tick (endBare). The state byte and the
+		// memory word are addressed as stp and wordp do (the Go compiler
+		// does not inline those into the instantiations of this function
+		// in other packages): i is a node of a.tree and n.umem a word of
+		// its memory, and bind sized a.st and a.mem for that tree.
+		a.node = i
+		m := dummy
+		if n.umemW > 0 {
+			m = (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.mem)), uintptr(n.umem)*8))
+		} else if n.umemHeap {
+			m = (*M)(n.user.pointer(a.cold.umem[n.umem]))
+		}
+		a.inBare = true
+		s, err := act.Tick(&a.ctx, m)
+		a.inBare = false
+		if err != nil || s < Success || s > Running || (s == Running && n.kind == kCondition) {
+			s = a.badTick(i, n, s, err)
+		}
+		st := (*uint8)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.st)), i))
+		if s == Running {
+			*st |= stRunning
+		} else {
+			*st &^= stRunning
+			if n.umemW == 1 && !n.keepMem {
+				*(*int64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.mem)), uintptr(n.umem)*8)) = 0 // endMemory's common case
+			} else if n.umem >= 0 && !n.keepMem {
+				a.endMemory(n)
+			}
+		}
+		return s
 	}
 }
 
@@ -570,6 +618,29 @@ func (a *Agent) userTickBare(i int32, n *node) Status {
 		return a.badTick(i, n, s, err)
 	}
 	return s
+}
+
+// tickBare is the bareFunc of the user node types without one of their
+// own: userTickBare and walk's end of the node's tick.
+func tickBare(a *Agent, i int32, n *node) Status {
+	s := a.userTickBare(i, n)
+	a.endBare(i, n, s)
+	return s
+}
+
+// endBare records the end of the tick of plain user node (i, n) with
+// result s, as walk does for a plain user node (kidAct).
+func (a *Agent) endBare(i int32, n *node, s Status) {
+	if st := a.stp(i); s == Running {
+		*st |= stRunning
+	} else {
+		*st &^= stRunning
+		if n.umemW == 1 && !n.keepMem {
+			*a.wordp(n.umem) = 0 // endMemory's common case
+		} else if n.umem >= 0 && !n.keepMem {
+			a.endMemory(n)
+		}
+	}
 }
 
 // runTick runs a user node's tick, timed when a watchdog is set. A user

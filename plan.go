@@ -199,8 +199,8 @@ descend:
 			} else {
 				if n.loop == loopReactive {
 					if prev := int(*a.wordp(n.mem)); prev != k {
-						if p := n.kr[prev].node; *a.stp(p)&stRunning != 0 {
-							a.halt(p)
+						if p := &n.kr[prev]; *a.stp(p.node)&stRunning != 0 {
+							a.haltRunning(p.node, p.n)
 						}
 					}
 				}

@@ -420,13 +420,19 @@ func (a *Agent) evalCond(i int32) Status {
 // alone, so each running node is halted exactly once. i, its children and
 // its memory words are the tree's: no bounds checks (stp, wordp).
 func (a *Agent) halt(i int32) {
-	if b := *a.stp(i); b&stRunning == 0 {
-		return
-	} else if b&stForced != 0 {
+	if *a.stp(i)&stRunning != 0 {
+		a.haltRunning(i, &a.tree.nodes[i])
+	}
+}
+
+// haltRunning is halt for node i, n, which is running. A sequence's or
+// selector's children are reached through its kidRefs, which point at
+// their nodes (walk calls it so for a composite's child).
+func (a *Agent) haltRunning(i int32, n *node) {
+	if *a.stp(i)&stForced != 0 {
 		a.endForced(i) // nothing ran: no callbacks, no memory
 		return
 	}
-	n := &a.tree.nodes[i]
 	if n.kind == kAction {
 		// A leaf with nothing else to clear.
 		*a.stp(i) &^= stRunning
@@ -443,9 +449,17 @@ func (a *Agent) halt(i int32) {
 		}
 		return
 	}
-	for _, c := range n.kids {
-		if *a.stp(c)&stRunning != 0 {
-			a.halt(c)
+	if n.kr != nil {
+		for k := range n.kr {
+			if ref := &n.kr[k]; *a.stp(ref.node)&stRunning != 0 {
+				a.haltRunning(ref.node, ref.n)
+			}
+		}
+	} else {
+		for _, c := range n.kids {
+			if *a.stp(c)&stRunning != 0 {
+				a.haltRunning(c, &a.tree.nodes[c])
+			}
 		}
 	}
 	*a.stp(i) &^= stRunning
@@ -479,13 +493,14 @@ func (a *Agent) halt(i int32) {
 // most built-in kinds: plain stores, cheaper than a memclr call; more for
 // a random composite's order).
 func (a *Agent) clearActivation(n *node) {
-	m := a.mem[n.mem : n.mem+n.actW]
-	switch len(m) {
-	case 2:
-		m[0], m[1] = 0, 0
+	// n.mem and the words after it up to actW are the tree's, fixed
+	// when it was compiled: no bounds checks (wordp).
+	switch n.actW {
 	case 1:
-		m[0] = 0
+		*a.wordp(n.mem) = 0
+	case 2:
+		*a.wordp(n.mem), *a.wordp(n.mem + 1) = 0, 0
 	default:
-		clear(m)
+		clear(a.mem[n.mem : n.mem+n.actW])
 	}
 }

@@ -152,11 +152,16 @@ descend:
 							// same way (nothing ran in between), but for the
 							// one that may be running: n's current child,
 							// when n was running.
-							j := int(ref.runEnd[m])
-							if c := int(*a.wordp(n.mem)); c > k && c <= j && *a.stp(kr[c].node)&stRunning != 0 && *a.stp(n.at)&stRunning != 0 {
-								j = c - 1
+							if j := ref.end(m); j > k {
+								// c in (k, j] is one of n's children (kr,
+								// runEnd: see end): no bounds check.
+								if c := int(*a.wordp(n.mem)); c > k && c <= j &&
+									*a.stp((*kidRef)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(kr)), uintptr(c)*unsafe.Sizeof(kidRef{}))).node)&stRunning != 0 &&
+									*a.stp(n.at)&stRunning != 0 {
+									j = c - 1
+								}
+								k = j
 							}
-							k = j
 						}
 						break
 					}
@@ -232,6 +237,15 @@ descend:
 			}
 		}
 	}
+}
+
+// end returns ref.runEnd[m] for m < len(ref.leads), without a bounds
+// check: compileLeads gives runEnd one entry per leading Check to every
+// kidRef with leading Checks that is not itself a plain Check (walk's
+// kidLeads), and each entry is the index of a sibling of the child, at
+// or after it.
+func (ref *kidRef) end(m int) int {
+	return int(*(*int32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(ref.runEnd)), uintptr(m)*4)))
 }
 
 // stp and wordp address node i's state byte and memory word i without a

@@ -108,10 +108,9 @@ func (a *Agent) walk(top, n *node, k int, bare bool) Status {
 descend:
 	for {
 		// Tick n's children from k on while they return cont.
-		kr, cont := n.kr, n.cont
-		s := cont
-		for ; uint(k) < uint(len(kr)); k++ {
-			ref := &kr[k]
+		s := n.cont
+		for ; uint(k) < uint(len(n.kr)); k++ {
+			ref := &n.kr[k]
 			switch op := ref.op; {
 			case op == kidAct && !a.watched:
 				// A plain user node: tickNode's work for it, written out.
@@ -146,17 +145,17 @@ descend:
 							continue
 						}
 						s = r
-						if s == cont {
+						if s == n.cont {
 							// The siblings that follow and begin with the
 							// same checks up to this one are decided the
 							// same way (nothing ran in between), but for the
 							// one that may be running: n's current child,
 							// when n was running.
 							if j := ref.end(m); j > k {
-								// c in (k, j] is one of n's children (kr,
+								// c in (k, j] is one of n's children (n.kr,
 								// runEnd: see end): no bounds check.
 								if c := int(*a.wordp(n.mem)); c > k && c <= j &&
-									*a.stp((*kidRef)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(kr)), uintptr(c)*unsafe.Sizeof(kidRef{}))).node)&stRunning != 0 &&
+									*a.stp((*kidRef)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(n.kr)), uintptr(c)*unsafe.Sizeof(kidRef{}))).node)&stRunning != 0 &&
 									*a.stp(n.at)&stRunning != 0 {
 									j = c - 1
 								}
@@ -189,7 +188,7 @@ descend:
 			default:
 				s = a.tickNode(ref.node, ref.n)
 			}
-			if s != cont {
+			if s != n.cont {
 				break
 			}
 		}

@@ -41,7 +41,7 @@ const (
 	kidCheck              // a plain Check (kidRef.self): compared, or tickNode when the fast comparison does not apply
 	kidAct                // a plain user action or condition: no guard, start or end callback, nothing to do at its end
 	kidComp               // a sequence or selector without guard: walk goes down into it
-	kidLeads              // the same, with leading Checks that may decide it while it is idle
+	kidLeads              // the same, with leading Checks that may decide it while it is idle (the last: walk tests op >= kidComp)
 )
 
 // How a composite's loop begins and ends (node.loop).
@@ -112,25 +112,7 @@ descend:
 		for ; uint(k) < uint(len(n.kr)); k++ {
 			ref := &n.kr[k]
 			switch op := ref.op; {
-			case op == kidAct && !a.watched:
-				// A plain user node: tickNode's work for it, written out.
-				cn := ref.n
-				if bare {
-					s = cn.bareFn(a, ref.node, cn) // all of this case (bareFunc)
-					break
-				}
-				st := a.stp(ref.node)
-				if s = a.userTick(ref.node, cn); s == Running {
-					*st |= stRunning
-				} else {
-					*st &^= stRunning
-					if cn.umemW == 1 && !cn.keepMem {
-						*a.wordp(cn.umem) = 0 // endMemory's common case
-					} else if cn.umem >= 0 && !cn.keepMem {
-						a.endMemory(cn)
-					}
-				}
-			case op == kidLeads || op == kidComp:
+			case op >= kidComp: // kidComp, kidLeads
 				passed := 0 // the child's leading Checks known to hold (it is idle)
 				starting := *a.stp(ref.node)&stRunning == 0
 				if op == kidLeads && starting {
@@ -181,6 +163,24 @@ descend:
 					k = passed
 				}
 				continue descend
+			case op == kidAct && !a.watched:
+				// A plain user node: tickNode's work for it, written out.
+				cn := ref.n
+				if bare {
+					s = cn.bareFn(a, ref.node, cn) // all of this case (bareFunc)
+					break
+				}
+				st := a.stp(ref.node)
+				if s = a.userTick(ref.node, cn); s == Running {
+					*st |= stRunning
+				} else {
+					*st &^= stRunning
+					if cn.umemW == 1 && !cn.keepMem {
+						*a.wordp(cn.umem) = 0 // endMemory's common case
+					} else if cn.umem >= 0 && !cn.keepMem {
+						a.endMemory(cn)
+					}
+				}
 			case op == kidCheck:
 				if s = a.test(&ref.leads[0]); s == Invalid {
 					s = a.tickNode(ref.node, ref.n)

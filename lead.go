@@ -36,15 +36,15 @@ import (
 // it fails every operator but != as with the full Check.
 type leadCheck struct {
 	lo, hi float64
-	key    int32 // the key's blackboard slot (node.slot)
-	kind   Kind  // the literal's kind
-	neg    bool  // operator !=
+	off    uint32 // the key's blackboard slot (node.slot) times the size of a slot: its byte offset
+	kind   Kind   // the literal's kind
+	neg    bool   // operator !=
 }
 
 // newLeadCheck compiles the Check "key op lit" (lit of kind k, op one of
 // == != < <= > >=).
 func newLeadCheck(key int32, op Op, k Kind, lit float64) leadCheck {
-	l := leadCheck{lo: math.Inf(-1), hi: math.Inf(1), key: key, kind: k}
+	l := leadCheck{lo: math.Inf(-1), hi: math.Inf(1), off: uint32(key) * uint32(unsafe.Sizeof(slot{})), kind: k}
 	switch op {
 	case OpEq, OpNe:
 		l.lo, l.hi, l.neg = lit, lit, op == OpNe
@@ -87,9 +87,9 @@ type kidRef struct {
 // fast comparison does not apply (the value's kind differs from the
 // literal's: the full Check decides, and may report an error).
 func (a *Agent) test(l *leadCheck) Status {
-	// No bounds check: l.key is a slot of the tree's keys, which come
-	// first in every agent's blackboard (adopt, Restore).
-	s := (*slot)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.bb.local)), uintptr(l.key)*unsafe.Sizeof(slot{})))
+	// No bounds check: l.off is the offset of a slot of the tree's keys,
+	// which come first in every agent's blackboard (adopt, Restore).
+	s := (*slot)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.bb.local)), uintptr(l.off)))
 	if s.kind != l.kind {
 		if s.kind == KindNone {
 			return Failure
@@ -206,8 +206,8 @@ func (t *Tree) fastCheck(c int32) (leadCheck, bool) {
 	if !cn.plainCond || !cn.scalarLit || cn.key.global || cn.op > OpGe {
 		return leadCheck{}, false
 	}
-	if cn.slot < 0 {
-		return leadCheck{}, false
+	if cn.slot < 0 || int64(cn.slot) > math.MaxUint32/int64(unsafe.Sizeof(slot{})) {
+		return leadCheck{}, false // (no offset in a leadCheck past 4 GB of slots)
 	}
 	return newLeadCheck(cn.slot, cn.op, cn.val.kind, cn.val.num), true
 }

@@ -450,9 +450,17 @@ func (a *Agent) haltRunning(i int32, n *node) {
 		return
 	}
 	if n.kr != nil {
-		for k := range n.kr {
-			if ref := &n.kr[k]; *a.stp(ref.node)&stRunning != 0 {
-				a.haltRunning(ref.node, ref.n)
+		// A sequence or selector has at most one running child, which
+		// its first word records (the current child): halted, that is
+		// all the loop below would halt. Otherwise, the loop finds it.
+		if c := uint(a.mem[n.mem]); c < uint(len(n.kr)) && *a.stp(n.kr[c].node)&stRunning != 0 {
+			ref := &n.kr[c]
+			a.haltRunning(ref.node, ref.n)
+		} else {
+			for k := range n.kr {
+				if ref := &n.kr[k]; *a.stp(ref.node)&stRunning != 0 {
+					a.haltRunning(ref.node, ref.n)
+				}
 			}
 		}
 	} else {

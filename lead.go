@@ -178,6 +178,8 @@ func (t *Tree) linkKids() {
 	t.rootWalk = len(t.nodes) > 0 && t.nodes[0].kr != nil && t.nodes[0].guard < 0
 	for i := range t.nodes {
 		t.nodes[i].at = int32(i)
+		n := &t.nodes[i]
+		n.plainHalt = n.kind == kAction && n.cb&hasHalt == 0 && n.umemW == 1 && !n.keepMem
 		for k := range t.nodes[i].kr {
 			ref := &t.nodes[i].kr[k]
 			n := &t.nodes[ref.node]

@@ -455,7 +455,13 @@ func (a *Agent) haltRunning(i int32, n *node) {
 		// all the loop below would halt. Otherwise, the loop finds it.
 		if c := uint(a.mem[n.mem]); c < uint(len(n.kr)) && *a.stp(n.kr[c].node)&stRunning != 0 {
 			ref := &n.kr[c]
-			a.haltRunning(ref.node, ref.n)
+			if st := a.stp(ref.node); ref.n.plainHalt && *st&stForced == 0 && a.tracer == nil {
+				// The leaf case below, written out.
+				*st &^= stRunning
+				*a.wordp(ref.n.umem) = 0
+			} else {
+				a.haltRunning(ref.node, ref.n)
+			}
 		} else {
 			for k := range n.kr {
 				if ref := &n.kr[k]; *a.stp(ref.node)&stRunning != 0 {

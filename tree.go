@@ -48,8 +48,12 @@ type node struct {
 	cb       callbackSet // the user node's optional callbacks
 	umemHeap bool
 	keepMem  bool
-	valRef   bool
-	hasTTL   bool
+	// plainHalt: an action whose halt is clearing its running bit and
+	// its one memory word (no Halt callback, M of one word, not kept),
+	// which haltRunning does for a composite's child in its own frame.
+	plainHalt bool
+	valRef    bool
+	hasTTL    bool
 	// markSkip: the guarded child of a Limiter, RunOnce or Cooldown; a
 	// false guard sets stSkipped, which the parent reads and clears.
 	markSkip bool

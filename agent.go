@@ -348,10 +348,10 @@ func (a *Agent) tickAt(now time.Duration, bare bool) Status {
 		a.reevaluate()
 	}
 	var s Status
-	if t := a.tree; t.rootWalk && a.tracer == nil {
+	if n := a.tree.rootWalk; n != nil && a.tracer == nil {
 		// A sequence or selector root without guard: tickNode's work for
 		// it, written out (as walk does for such children; endRoot).
-		n, st := &t.nodes[0], a.stp(0)
+		st := a.stp(0)
 		if s = a.walk(n, n, a.first(n, *st&stRunning == 0, 0), bare); s == Running {
 			*st |= stRunning
 		} else {

@@ -175,7 +175,9 @@ func (t *Tree) compileLeads(i int32, guarded bool) {
 // complete, and a composite child (comp) or plain user node (kidAct) back
 // at its parent (plan.go); it tells whether walk ticks the root.
 func (t *Tree) linkKids() {
-	t.rootWalk = len(t.nodes) > 0 && t.nodes[0].kr != nil && t.nodes[0].guard < 0
+	if t.rootWalk = nil; len(t.nodes) > 0 && t.nodes[0].kr != nil && t.nodes[0].guard < 0 {
+		t.rootWalk = &t.nodes[0]
+	}
 	for i := range t.nodes {
 		t.nodes[i].at = int32(i)
 		n := &t.nodes[i]

@@ -12,7 +12,7 @@ type Tree struct {
 	name      string
 	doc       *Document
 	nodes     []node
-	rootWalk  bool       // the root is a sequence or selector without guard: walk ticks it (linkKids)
+	rootWalk  *node      // the root, when it is a sequence or selector without guard: walk ticks it (linkKids); else nil
 	meta      []nodeMeta // parallel to nodes
 	words     int        // per-agent memory words (int64)
 	userWords int        // per-agent arena words of pointer-free user memory

@@ -182,6 +182,9 @@ func (t *Tree) linkKids() {
 		t.nodes[i].at = int32(i)
 		n := &t.nodes[i]
 		n.plainHalt = n.kind == kAction && n.cb&hasHalt == 0 && n.umemW == 1 && !n.keepMem
+		if n.results = 3; n.kind == kCondition {
+			n.results = 2
+		}
 		for k := range t.nodes[i].kr {
 			ref := &t.nodes[i].kr[k]
 			n := &t.nodes[ref.node]

@@ -52,8 +52,11 @@ type node struct {
 	// its one memory word (no Halt callback, M of one word, not kept),
 	// which haltRunning does for a composite's child in its own frame.
 	plainHalt bool
-	valRef    bool
-	hasTTL    bool
+	// results: how many results a user tick may return, from Success on:
+	// 3 (Success, Failure, Running), 2 for a condition (linkKids).
+	results uint8
+	valRef  bool
+	hasTTL  bool
 	// markSkip: the guarded child of a Limiter, RunOnce or Cooldown; a
 	// false guard sets stSkipped, which the parent reads and clears.
 	markSkip bool

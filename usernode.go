@@ -448,7 +448,9 @@ func (n *actionNode[M]) bareFunc() bareFunc {
 		a.inBare = true
 		s, err := act.Tick(&a.ctx, m)
 		a.inBare = false
-		if err != nil || s < Success || s > Running || (s == Running && n.kind == kCondition) {
+		// s < Success || s > Running || (s == Running && n.kind == kCondition),
+		// in one comparison (node.results).
+		if err != nil || uint8(s-Success) >= n.results {
 			s = a.badTick(i, n, s, err)
 		}
 		st := (*uint8)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.st)), i))

@@ -321,3 +321,76 @@ func TestManagerBarrierMatchesAgentTick(t *testing.T) {
 		}
 	}
 }
+
+// A plain user action ticked bare by a manager (bareFunc) reports what
+// the same action ticked by Agent.Tick reports: an error, an invalid
+// status, or nothing; with its memory and running state the same.
+func TestManagerBadResultsMatchAgentTick(t *testing.T) {
+	reg := arbor.NewRegistry()
+	r := arbor.NewKey[float64]("r")
+	if err := arbor.RegisterActionFactory[oddMem](reg, "Odd", nil, func(map[string]any) (arbor.Action[oddMem], error) {
+		return oddAction(func(c *arbor.Ctx, m *oddMem) (arbor.Status, error) {
+			m.n++
+			v, _ := r.Get(c.Blackboard())
+			switch v {
+			case 0:
+				return arbor.Running, nil
+			case 1:
+				return arbor.Invalid, nil
+			case 2:
+				return arbor.Status(4), nil
+			case 3:
+				return arbor.Success, errors.New("odd")
+			case 4:
+				return arbor.Failure, nil
+			}
+			return arbor.Status(255), nil
+		}), nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tree := mustCompile(t, reg, arbor.ReactiveSelector(
+		arbor.Sequence(arbor.Check("r", "==", 5), arbor.Leaf("Odd")),
+		arbor.Sequence(arbor.Leaf("Odd"), arbor.Leaf("Odd")),
+	))
+	var errs [2][]string
+	handler := func(k int) arbor.AgentOption {
+		return arbor.WithErrorHandler(func(e *arbor.NodeError) {
+			errs[k] = append(errs[k], fmt.Sprintf("%s at %v: %v", e.Path, e.Time, e.Err))
+		})
+	}
+	m := arbor.NewManager(arbor.WithWorkers(1))
+	defer m.Close()
+	got := m.Add(tree, handler(0))
+	want := arbor.NewAgent(tree, arbor.WithID(got.ID()), handler(1))
+	for tick := 1; tick <= 200; tick++ {
+		v := float64(uint64(tick*7919) * 0x9e3779b97f4a7c15 >> 20 % 6)
+		now := time.Duration(tick) * time.Second
+		m.TickWith(now, func(a *arbor.Agent) { r.Set(a.Blackboard(), v) })
+		r.Set(want.Blackboard(), v)
+		want.Tick(now)
+		if got.Status() != want.Status() || !slices.Equal(errs[0], errs[1]) {
+			t.Fatalf("tick %d: status %v, errors %q; want %v, %q", tick, got.Status(), errs[0], want.Status(), errs[1])
+		}
+		for id := 0; id < tree.Len(); id++ {
+			if got.Running(id) != want.Running(id) {
+				t.Fatalf("tick %d: node %s running %v, want %v", tick, tree.Node(id).Path, got.Running(id), want.Running(id))
+			}
+		}
+		a, _ := got.Snapshot()
+		b, _ := want.Snapshot()
+		if !bytes.Equal(a, b) {
+			t.Fatalf("tick %d: snapshots differ", tick)
+		}
+	}
+	if len(errs[0]) < 50 {
+		t.Fatalf("only %d errors", len(errs[0]))
+	}
+}
+
+// oddMem is oddAction's memory: its ticks in the activation.
+type oddMem struct{ n int64 }
+
+type oddAction func(c *arbor.Ctx, m *oddMem) (arbor.Status, error)
+
+func (f oddAction) Tick(c *arbor.Ctx, m *oddMem) (arbor.Status, error) { return f(c, m) }

@@ -351,6 +351,7 @@ func (a *Agent) tickAt(now time.Duration, bare bool) Status {
 	if n := a.tree.rootWalk; n != nil && a.tracer == nil {
 		// A sequence or selector root without guard: tickNode's work for
 		// it, written out (as walk does for such children; endRoot).
+		// tickSome has this case of tickAt written out: keep them alike.
 		st := a.stp(0)
 		if s = a.walk(n, n, a.first(n, *st&stRunning == 0, 0), bare); s == Running {
 			*st |= stRunning

@@ -204,7 +204,13 @@ descend:
 				if n.loop == loopReactive {
 					if prev := int(*a.wordp(n.mem)); prev != k {
 						if p := &n.kr[prev]; *a.stp(p.node)&stRunning != 0 {
-							a.haltRunning(p.node, p.n)
+							if st := a.stp(p.node); p.n.plainHalt && *st&stForced == 0 && a.tracer == nil {
+								// haltRunning's leaf case, written out.
+								*st &^= stRunning
+								*a.wordp(p.n.umem) = 0
+							} else {
+								a.haltRunning(p.node, p.n)
+							}
 						}
 					}
 				}

@@ -116,18 +116,21 @@ descend:
 				passed := 0 // the child's leading Checks known to hold (it is idle)
 				starting := *a.stp(ref.node)&stRunning == 0
 				if op == kidLeads && starting {
-					s = Invalid
-					for m := range ref.leads {
-						r := a.test(&ref.leads[m])
-						if r == Invalid {
+					// Its leading Checks in turn (there is one at least)
+					// while they hold: the one that fails (Sequence) or
+					// holds (Selector) decides the child, as stop; one
+					// that cannot be compared fast (Invalid) lets the
+					// child tick.
+					m, r := 0, a.test(&ref.leads[0])
+					for r != Invalid && r != ref.stop {
+						if passed = m + 1; passed == len(ref.leads) {
 							break
 						}
-						if r != ref.stop {
-							passed = m + 1
-							continue
-						}
-						s = r
-						if s == n.cont {
+						m++
+						r = a.test(&ref.leads[m])
+					}
+					if r == ref.stop {
+						if s = r; s == n.cont {
 							// The siblings that follow and begin with the
 							// same checks up to this one are decided the
 							// same way (nothing ran in between), but for the
@@ -144,9 +147,6 @@ descend:
 								k = j
 							}
 						}
-						break
-					}
-					if s != Invalid {
 						break // decided
 					}
 				}

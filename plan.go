@@ -121,7 +121,7 @@ descend:
 					// holds (Selector) decides the child, as stop; one
 					// that cannot be compared fast (Invalid) lets the
 					// child tick.
-					m, r := 0, a.test(&ref.leads[0])
+					m, r := 0, a.test(ref.lead0())
 					for r != Invalid && r != ref.stop {
 						if passed = m + 1; passed == len(ref.leads) {
 							break
@@ -182,7 +182,7 @@ descend:
 					}
 				}
 			case op == kidCheck:
-				if s = a.test(&ref.leads[0]); s == Invalid {
+				if s = a.test(ref.lead0()); s == Invalid {
 					s = a.tickNode(ref.node, ref.n)
 				}
 			default:
@@ -242,6 +242,13 @@ descend:
 			}
 		}
 	}
+}
+
+// lead0 returns &ref.leads[0] without a bounds check, for walk's kidLeads
+// and kidCheck, which have one leading Check at least (compileLeads,
+// linkKids).
+func (ref *kidRef) lead0() *leadCheck {
+	return (*leadCheck)(unsafe.Pointer(unsafe.SliceData(ref.leads)))
 }
 
 // end returns ref.runEnd[m] for m < len(ref.leads), without a bounds

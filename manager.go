@@ -458,7 +458,11 @@ func tickSome(agents []*Agent, now time.Duration, before func(*Agent), dirty *[]
 		if before != nil {
 			before(a)
 		}
-		if n := a.tree.rootWalk; n != nil && a.active && !a.busy && len(a.obs) == 0 && a.tracer == nil {
+		var n *node // the root, when walk ticks it and tickAt has nothing else to do
+		if a.active && !a.busy && len(a.obs) == 0 && a.tracer == nil {
+			n = a.tree.rootWalk
+		}
+		if n != nil {
 			// tickAt(now, true), written out for its common case.
 			a.bb.now = int64(now)
 			a.busy = true

@@ -169,9 +169,6 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 	}
 	fmt.Fprintf(stdout, "arbor demo: %d villagers and %d monsters (trees from %s)\n", len(w.Villagers), len(w.Monsters), from)
 	fmt.Fprintf(stdout, "  world view: %s\n  debugger:   %s\nPress Ctrl+C to stop.\n", worldURL, dbgURL)
-	if ready != nil {
-		ready(strings.TrimSuffix(base, "/"))
-	}
 	// The watcher ends before the command returns (it writes to stdout).
 	var watcher sync.WaitGroup
 	defer watcher.Wait()
@@ -203,6 +200,11 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer, ready
 			})
 			fmt.Fprintf(stdout, "arbor demo: reloaded the trees (%s)\n", plural(moved, "agent"))
 		})
+	}
+	// Ready once the watcher has its files' first stamps: an edit from
+	// then on reloads.
+	if ready != nil {
+		ready(strings.TrimSuffix(base, "/"))
 	}
 	done := make(chan struct{})
 	go func() {
@@ -410,9 +412,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		url += "#token=" + tok
 	}
 	fmt.Fprintf(stdout, "arbor serve: %s of %s\n  debugger: %s\nPress Ctrl+C to stop.\n", plural(m.Len(), "agent"), plural(len(fset.Args()), "tree"), url)
-	if ready != nil {
-		ready(strings.TrimSuffix(base, "/"))
-	}
 	step := time.Duration(*tickMs * float64(time.Millisecond))
 	// The watcher ends before the command returns (it writes to stdout).
 	var watcher sync.WaitGroup
@@ -442,6 +441,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer, read
 		})
 		fmt.Fprintf(stdout, "arbor serve: reloaded %s (%s)\n", path, plural(moved, "agent"))
 	})
+	// Ready once the watcher has its files' first stamps: an edit from
+	// then on reloads.
+	if ready != nil {
+		ready(strings.TrimSuffix(base, "/"))
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -15,35 +15,59 @@ import (
 // one file. Polling needs no platform support and costs a stat per file
 // per interval.
 func watchFiles(ctx context.Context, tops []string, files func(top string) []string, interval time.Duration, changed func(top string)) {
+	newWatch(tops, files).run(ctx, interval, changed)
+}
+
+// stamp is what tells a file changed.
+type stamp struct {
+	mod  time.Time
+	size int64
+}
+
+func stampOf(p string) stamp {
+	st, err := os.Stat(p)
+	if err != nil {
+		return stamp{}
+	}
+	return stamp{st.ModTime(), st.Size()}
+}
+
+// watched is a top's files and their stamps.
+type watched struct {
+	files  []string
+	stamps []stamp
+}
+
+// watch is the state of watchFiles: the tops and their files' stamps.
+type watch struct {
+	tops  []string
+	files func(top string) []string
+	state []watched
+}
+
+// newWatch takes the stamps of the tops' files now: a change made after
+// it returns is seen by run.
+func newWatch(tops []string, files func(top string) []string) *watch {
 	if files == nil {
 		files = func(top string) []string { return []string{top} }
 	}
-	type stamp struct {
-		mod  time.Time
-		size int64
-	}
-	stampOf := func(p string) stamp {
-		st, err := os.Stat(p)
-		if err != nil {
-			return stamp{}
-		}
-		return stamp{st.ModTime(), st.Size()}
-	}
-	type watched struct {
-		files  []string
-		stamps []stamp
-	}
-	look := func(top string) watched {
-		w := watched{files: files(top)}
-		for _, f := range w.files {
-			w.stamps = append(w.stamps, stampOf(f))
-		}
-		return w
-	}
-	state := make([]watched, len(tops))
+	w := &watch{tops: tops, files: files, state: make([]watched, len(tops))}
 	for i, top := range tops {
-		state[i] = look(top)
+		w.state[i] = w.look(top)
 	}
+	return w
+}
+
+func (w *watch) look(top string) watched {
+	wd := watched{files: w.files(top)}
+	for _, f := range wd.files {
+		wd.stamps = append(wd.stamps, stampOf(f))
+	}
+	return wd
+}
+
+// run polls every interval until ctx ends.
+func (w *watch) run(ctx context.Context, interval time.Duration, changed func(top string)) {
 	tk := time.NewTicker(interval)
 	defer tk.Stop()
 	for {
@@ -52,11 +76,11 @@ func watchFiles(ctx context.Context, tops []string, files func(top string) []str
 			return
 		case <-tk.C:
 		}
-		for i, top := range tops {
-			w := state[i]
-			for j, f := range w.files {
-				if stampOf(f) != w.stamps[j] {
-					state[i] = look(top)
+		for i, top := range w.tops {
+			wd := w.state[i]
+			for j, f := range wd.files {
+				if stampOf(f) != wd.stamps[j] {
+					w.state[i] = w.look(top)
 					changed(top)
 					break
 				}
@@ -66,10 +90,15 @@ func watchFiles(ctx context.Context, tops []string, files func(top string) []str
 }
 
 // goWatch runs watchFiles on a goroutine of wg's.
+//
+// The files' first stamps are taken before goWatch returns, so that an
+// edit made once it has returned (by a test that waits for the command to
+// serve, say) is seen as a change.
 func goWatch(wg *sync.WaitGroup, ctx context.Context, tops []string, files func(top string) []string, interval time.Duration, changed func(top string)) {
+	w := newWatch(tops, files)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		watchFiles(ctx, tops, files, interval, changed)
+		w.run(ctx, interval, changed)
 	}()
 }

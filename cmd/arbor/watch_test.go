@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -94,4 +95,38 @@ func TestWatchFilesSeesIncludes(t *testing.T) {
 		<-changed
 	}
 	seen("the added include edited", func(i int) { write("b.xml", b+strings.Repeat(" ", i+1)) })
+}
+
+// goWatch has its files' first stamps when it returns: a change made
+// right after is seen (the stamps were taken on the watcher's goroutine,
+// so that a file edited as soon as arbor serve said it was ready could
+// count as the first version; TestDemoReloadsTreeFiles failed so under
+// load).
+func TestGoWatchSeesAChangeRightAfter(t *testing.T) {
+	for i := 0; i < 20; i++ {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "tree.yaml")
+		if err := os.WriteFile(f, []byte("type: Success\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		var wg sync.WaitGroup
+		seen := make(chan string, 1)
+		goWatch(&wg, ctx, []string{f}, nil, 5*time.Millisecond, func(top string) {
+			select {
+			case seen <- top:
+			default:
+			}
+		})
+		if err := os.WriteFile(f, []byte("type: Failure\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-seen:
+		case <-time.After(2 * time.Second):
+			t.Fatalf("run %d: a change made right after goWatch returned was not seen", i)
+		}
+		cancel()
+		wg.Wait()
+	}
 }

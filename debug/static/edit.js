@@ -192,16 +192,23 @@ function editForm(n) {
   form.append(h('p', { class: 'muted', text: 'Apply moves every agent running this tree to the edited tree at once (running nodes halted once, blackboards kept). The file stays as it was: Download tree, below, saves the edit.' + sub }));
   const apply = h('button', { type: 'submit', id: 'btn-apply', class: 'primary', title: 'Apply the changes (Enter)' }, 'Apply');
   const cancel = h('button', { type: 'button', id: 'btn-cancel-edit', title: 'Close the form, changing nothing (Esc)', onclick: () => closeEdit(true) }, 'Cancel');
+  return finishForm(form, apply, cancel, () => applyEdit(n, form), () => closeEdit(true));
+}
+
+// finishForm ends an edit form (the parameter edit, the shape edit's new
+// node): its Apply and Cancel buttons and its error line; Enter applies
+// (onApply), Esc cancels (onCancel).
+function finishForm(form, apply, cancel, onApply, onCancel) {
   form.append(h('div', { class: 'ef-buttons' }, apply, cancel), h('div', { class: 'ef-err ef-form-err', id: 'ef-form-err', role: 'alert', hidden: '' }));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    applyEdit(n, form);
+    onApply();
   });
   form.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();
-      closeEdit(true);
+      onCancel();
     }
   });
   return form;

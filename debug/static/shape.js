@@ -239,19 +239,7 @@ function shapeForm(n, op) {
   form.append(h('p', { class: 'muted', text: 'Apply compiles the new tree and moves every agent running it there at once (running nodes halted once, blackboards kept; forces and breakpoints stay on their nodes). Undo takes it back.' + sub }));
   const apply = h('button', { type: 'submit', id: 'btn-shape-apply', class: 'primary', title: 'Apply (Enter)' }, 'Apply');
   const cancel = h('button', { type: 'button', id: 'btn-shape-cancel', title: 'Close the form, changing nothing (Esc)', onclick: () => closeShapeForm(op) }, 'Cancel');
-  form.append(h('div', { class: 'ef-buttons' }, apply, cancel), h('div', { class: 'ef-err ef-form-err', id: 'ef-form-err', role: 'alert', hidden: '' }));
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    applyShapeForm(n, op, form);
-  });
-  form.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      closeShapeForm(op);
-    }
-  });
-  return form;
+  return finishForm(form, apply, cancel, () => applyShapeForm(n, op, form), () => closeShapeForm(op));
 }
 
 // applyShapeForm sends the form's node: its type, name and the

@@ -124,6 +124,17 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 	bt.Run(t, ctx, chromedp.Click(`#shape-menu [data-op="wrap"]`, chromedp.ByQuery))
 	bt.Wait(t, ctx, "the wrap form, Inverter picked", `!document.querySelector('#shape-menu') && document.querySelector('#sf-type').value === 'Inverter' &&
 		[...document.querySelectorAll('#sf-type optgroup')].map((g) => g.label).join(' ') === 'Decorators Composites'`, 5*time.Second)
+	// Esc in a form opened from the menu: closed, the focus back on the tree.
+	bt.Run(t, ctx, chromedp.KeyEvent(kb.Escape))
+	bt.Wait(t, ctx, "Esc in the menu's form: closed, the tree focused", `!document.querySelector('#shape-form') && document.activeElement === document.querySelector('#tree')`, 5*time.Second)
+	bt.Eval[bool](t, ctx, `(() => { const svg = document.querySelector('#tree');
+		svg.dispatchEvent(new KeyboardEvent('keydown', { key: 'ContextMenu', bubbles: true }));
+		svg.dispatchEvent(new MouseEvent('contextmenu', { clientX: 1, clientY: 1, bubbles: true, cancelable: true }));
+		return true; })()`)
+	bt.Wait(t, ctx, "the SubTree's menu once more", `!!document.querySelector('#shape-menu [data-op="wrap"]')`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click(`#shape-menu [data-op="wrap"]`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "the wrap form, Inverter picked", `!document.querySelector('#shape-menu') && document.querySelector('#sf-type').value === 'Inverter' &&
+		[...document.querySelectorAll('#sf-type optgroup')].map((g) => g.label).join(' ') === 'Decorators Composites'`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.Click("#btn-shape-apply", chromedp.ByID))
 	bt.Wait(t, ctx, "wrapped: the Inverter selected, the SubTree (node 11) still collapsed", shapeNow(14, "Inverter", "Sentry.children[1].children[4]")+
 		` && S.tree.nodes[11].type === 'SubTree' && S.folded.has(11) && `+shapeNote("Wrap SubTree in Inverter"), 10*time.Second)

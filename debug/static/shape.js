@@ -170,12 +170,14 @@ function openShapeForm(n, op) {
   }
 }
 
-// closeShapeForm closes the form; focus: back to the button of its op.
+// closeShapeForm closes the form; focus: back to the tree when the form
+// was opened from the tree's menu, else to the button of its op.
 function closeShapeForm(op) {
+  const fromMenu = !!(S.shapeForm && S.shapeForm.fromMenu);
   S.shapeForm = null;
   const n = S.tree && S.selected >= 0 ? S.tree.nodes[S.selected] : null;
   renderShapeBox(n);
-  const b = $('#btn-shape-' + op);
+  const b = fromMenu ? $('#tree') : $('#btn-shape-' + op);
   if (b) b.focus();
 }
 
@@ -434,6 +436,8 @@ function openShapeMenu(id, x, y) {
         return;
       }
       runShape(n, a.op);
+      // A form opened from the menu gives the focus back to the tree.
+      if (S.shapeForm) S.shapeForm.fromMenu = true;
     });
     menu.append(b);
   }

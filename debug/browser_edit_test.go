@@ -38,14 +38,9 @@ func browserRecompile(reg *arbor.Registry) func(*arbor.Tree, *arbor.Document) (*
 // moved; an operator the compiler refuses shows its message under the
 // field, and nothing changes; Esc closes the form.
 func checkEdit(t *testing.T, ctx context.Context, base string, s *Session) {
-	sentry, _ := testTrees(t)
-	var id int
-	s.Do(func(m *arbor.Manager) { id = m.Add(sentry).ID() })
-	defer s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(id)) })
-	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d", base, id)))
 	running := `document.querySelector('#running-list').textContent`
-	bt.Wait(t, ctx, "the sentry patrolling", fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') &&
-		document.querySelector('#tl-label').textContent.startsWith('live · tick ') && `+running+`.includes('patrol')`, id), 10*time.Second)
+	id, remove := openNewSentry(t, ctx, base, s, running+`.includes('patrol')`)
+	defer remove()
 	// Node 2 is the Check "noise exists" of the investigate branch.
 	bt.Run(t, ctx, chromedp.Click("#btn-fit", chromedp.ByID), chromedp.Click(`#tree g.node[data-id="2"] rect`, chromedp.ByQuery))
 	bt.Wait(t, ctx, "Edit in the Node tab, Download tree", `(() => { const b = document.querySelector('#btn-edit');

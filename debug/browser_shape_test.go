@@ -42,13 +42,8 @@ func setType(t *testing.T, ctx context.Context, typ string) {
 // tree's context menu (collapsed, it stays so), Step deleted with its
 // force and breakpoint, then every edit undone (the Undo button, Ctrl+Z).
 func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
-	sentry, _ := testTrees(t)
-	var id int
-	s.Do(func(m *arbor.Manager) { id = m.Add(sentry).ID() })
-	defer s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(id)) })
-	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d", base, id)))
-	bt.Wait(t, ctx, "the sentry live", fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') &&
-		document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, id), 10*time.Second)
+	id, remove := openNewSentry(t, ctx, base, s, "")
+	defer remove()
 	click := func(node int) {
 		t.Helper()
 		bt.Run(t, ctx, chromedp.Click("#btn-fit", chromedp.ByID), chromedp.Click(fmt.Sprintf(`#tree g.node[data-id="%d"] rect`, node), chromedp.ByQuery))
@@ -188,13 +183,8 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 // behind the page's back (a node added before it, which takes its path)
 // and picks Delete: the menu was the old tree's, and nothing is deleted.
 func checkShapeStaleMenu(t *testing.T, ctx context.Context, base string, s *Session) {
-	sentry, _ := testTrees(t)
-	var id int
-	s.Do(func(m *arbor.Manager) { id = m.Add(sentry).ID() })
-	defer s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(id)) })
-	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d", base, id)))
-	bt.Wait(t, ctx, "the sentry live", fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') &&
-		document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, id), 10*time.Second)
+	id, remove := openNewSentry(t, ctx, base, s, "")
+	defer remove()
 	tid := bt.Eval[int](t, ctx, `S.treeId`)
 	bt.Eval[bool](t, ctx, `(() => { const r = document.querySelector('#tree g.node[data-id="6"] rect');
 		r.dispatchEvent(new MouseEvent('contextmenu', { clientX: 10, clientY: 10, bubbles: true, cancelable: true }));
@@ -211,4 +201,22 @@ func checkShapeStaleMenu(t *testing.T, ctx context.Context, base string, s *Sess
 			t.Errorf("the tree after the stale menu's Delete: %s, want %s", got, want)
 		}
 	})
+}
+
+// openNewSentry adds an agent running the sentry tree, opens it in the
+// page and waits until the page shows it live (and, when more is not "",
+// until the JavaScript expression more holds too); remove takes the agent
+// out of the manager.
+func openNewSentry(t *testing.T, ctx context.Context, base string, s *Session, more string) (id int, remove func()) {
+	t.Helper()
+	sentry, _ := testTrees(t)
+	s.Do(func(m *arbor.Manager) { id = m.Add(sentry).ID() })
+	remove = func() { s.Do(func(m *arbor.Manager) { m.Remove(m.Agent(id)) }) }
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d", base, id)))
+	if more != "" {
+		more = " && " + more
+	}
+	bt.Wait(t, ctx, "the sentry live", fmt.Sprintf(`document.querySelector('#agent-title').textContent.startsWith('Agent #%d ') &&
+		document.querySelector('#tl-label').textContent.startsWith('live · tick ')`, id)+more, 10*time.Second)
+	return id, remove
 }

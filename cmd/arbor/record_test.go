@@ -121,3 +121,22 @@ func TestRunIntoAClosedPipe(t *testing.T) {
 		t.Errorf("without -scenario: exit %d, writes left %d", code, pipe.n)
 	}
 }
+
+// With -scenario, a -set of the key the recording gives a mocked
+// condition is refused: the run would not use it, the recording would.
+func TestRunScenarioRefusesSetOfConditionKey(t *testing.T) {
+	dir := t.TempDir()
+	tree := writeFile(t, dir, "guarded.yaml", "type: Sequence\nchildren:\n  - {type: Attack, guard: {type: EnemyNear}}\n")
+	out := filepath.Join(dir, "rec.yaml")
+	_, errOut, code := runCLI(t, "run", "-allow-unknown", "-ticks", "1", "-set", "mock.EnemyNear=false", "-scenario", out, tree)
+	if code != 2 || !strings.Contains(errOut, "-set mock.EnemyNear: with -scenario, that key is the recorded result of the mocked condition EnemyNear; give the result with -mock EnemyNear=success or failure") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the scenario file was left: %v", err)
+	}
+	// Without -scenario the key is an ordinary blackboard value.
+	if _, errOut, code := runCLI(t, "run", "-allow-unknown", "-ticks", "1", "-set", "mock.EnemyNear=false", tree); code != 0 {
+		t.Errorf("without -scenario: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -404,6 +405,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		if rec, recActions, err = newRecording(path, *scenarioOut, doc, reg, mocks, *tickMs); err != nil {
 			fmt.Fprintf(stderr, "arbor run: %v\n", err)
 			return 1
+		}
+		// The recording's mocked conditions read their keys: a -set of
+		// one would record a result the run did not use.
+		for _, e := range sets {
+			for typ, key := range rec.Conditions {
+				if e.key == key {
+					fmt.Fprintf(stderr, "arbor run: -set %s: with -scenario, that key is the recorded result of the mocked condition %s; give the result with -mock %s=success or failure\n", e.key, typ, typ)
+					os.Remove(*scenarioOut) // newRecording made it, empty
+					return 2
+				}
+			}
 		}
 	}
 	var events, recEvents []string

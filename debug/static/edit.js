@@ -195,6 +195,24 @@ function editForm(n) {
   return finishForm(form, apply, cancel, () => applyEdit(n, form), () => closeEdit(true));
 }
 
+// readNewParam adds to params the parameter the form's "add" row names,
+// if any, and returns its name ("" when none); null when the row is wrong
+// (its error shown, the focus on the field at fault).
+function readNewParam(form, params) {
+  const newRow = form.querySelector('#ef-new');
+  if (!newRow) return '';
+  const newName = $('#ef-new-name').value.trim();
+  const raw = $('#ef-new-value').value;
+  const [bad, at] = newParamError(form, newName, raw);
+  if (bad) {
+    rowError(form, newRow, bad, at);
+    at.focus();
+    return null;
+  }
+  if (newName) params[newName] = anyValue(raw.trim());
+  return newName;
+}
+
 // finishForm ends an edit form (the parameter edit, the shape edit's new
 // node): its Apply and Cancel buttons and its error line; Enter applies
 // (onApply), Esc cancels (onCancel).
@@ -357,18 +375,8 @@ async function applyEdit(n, form) {
     }
     if (added || JSON.stringify(v) !== JSON.stringify(n.params[k])) params[k] = v;
   }
-  const newRow = form.querySelector('#ef-new');
-  const newName = newRow ? $('#ef-new-name').value.trim() : '';
-  if (newRow) {
-    const raw = $('#ef-new-value').value;
-    const [bad, at] = newParamError(form, newName, raw);
-    if (bad) {
-      rowError(form, newRow, bad, at);
-      at.focus();
-      return;
-    }
-    if (newName) params[newName] = anyValue(raw.trim());
-  }
+  const newName = readNewParam(form, params);
+  if (newName === null) return;
   const body = { path: n.path, params };
   const name = form.querySelector('[name="name"]').value.trim();
   if (name !== (n.name || '')) body.name = name;

@@ -266,18 +266,7 @@ async function applyShapeForm(n, op, form) {
       return;
     }
   }
-  const newRow = form.querySelector('#ef-new');
-  if (newRow) {
-    const newName = $('#ef-new-name').value.trim();
-    const raw = $('#ef-new-value').value;
-    const [bad, at] = newParamError(form, newName, raw);
-    if (bad) {
-      rowError(form, newRow, bad, at);
-      at.focus();
-      return;
-    }
-    if (newName) params[newName] = anyValue(raw.trim());
-  }
+  if (readNewParam(form, params) === null) return;
   const node = { type };
   const name = $('#sf-name').value.trim();
   if (name) node.name = name;

@@ -19,7 +19,8 @@ import (
 // node types without the program (arbor validate -types).
 //
 // A definition gives a type's name, its category (action, condition,
-// decorator, composite) and its properties: each is a parameter whose
+// decorator, composite; another word is an error, a missing one leaves
+// the category CategoryNone) and its properties: each is a parameter whose
 // default is the property's value and whose Go type is that of the value
 // (string, bool, float64, []any, map[string]any; nil for null). The editor
 // has no required properties; the description NodeExport writes
@@ -70,6 +71,12 @@ func ReadNodes(data []byte) ([]arbor.TypeInfo, error) {
 		}
 		seen[name] = true
 		cat, _ := str(c.Get("category"))
+		if _, known := categoryOf[cat]; !known && cat != "" {
+			// Behavior3 has four categories; another word is a typo that
+			// would otherwise make the type an action.
+			errs = append(errs, fmt.Errorf("%s: node type %q: unknown category %q (composite, decorator, condition or action)", at, name, cat))
+			continue
+		}
 		info := arbor.TypeInfo{Name: name, Category: categoryOf[cat], Builtin: arbor.IsBuiltin(name)}
 		desc, _ := str(c.Get("description"))
 		described, anyParams := describedParams(desc)

@@ -40,7 +40,7 @@ func TestReadNodes(t *testing.T) {
 			`{"name": "p", "data": {"version": "0.3.0", "scope": "project", "trees": [], "custom_nodes": [
 				{"version": "0.3.0", "scope": "node", "name": "Goto", "category": "action", "title": "Goto <target>", "description": "Walk there", "properties": {"target": "home", "run": false, "n": 2, "path": [1], "opts": {}, "x": null}},
 				{"name": "Seen", "category": "condition", "parameters": {"who": ""}},
-				{"name": "Odd", "category": "sorcery"}]}}`,
+				{"name": "Odd"}]}}`,
 			"Goto action: target string =home, run bool =false, n float64 =2, path []interface {} =[1], opts map[string]interface {} =map[], x <nil>\nSeen condition: who string =\nOdd none\n"},
 		{"a tree export's custom_nodes",
 			`{"version": "0.3.0", "scope": "tree", "custom_nodes": [{"name": "Hop", "category": "composite", "description": "Parameters: a (string, required, or a {key}), b (list of numbers, default [1,2]), c. Takes other parameters too.", "properties": {"b": [1, 2]}}]}`,
@@ -66,6 +66,7 @@ func TestReadNodesErrors(t *testing.T) {
 		{"custom_nodes not a list", `{"custom_nodes": {}}`, "got an object"},
 		{"a definition not an object", `[1]`, "[0] (line 1): a node definition must be an object"},
 		{"no name", `[{"category": "action"}]`, "a node definition needs a name"},
+		{"an unknown category", `[{"name": "Odd", "category": "sorcery"}]`, `node type "Odd": unknown category "sorcery" (composite, decorator, condition or action)`},
 		{"twice", `[{"name": "A"},
 {"name": "A"}]`, `[1] (line 2): node type "A" is defined twice`},
 		{"properties not an object", `[{"name": "A", "properties": [1]}]`, `node type "A": properties must be an object, got a list`},

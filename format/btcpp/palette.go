@@ -23,8 +23,10 @@ import (
 // slice; anything else, or no type: nil), its
 // default the default attribute converted to that type, and it is required
 // when its description begins with "required" (as Models writes it: BT.CPP
-// itself has no required ports). Builtin is set for Arbor's built-in
-// types. Includes are not followed.
+// itself has no required ports). A port name no node attribute can
+// carry (name, ID, abort, guard, one beginning with "_" or "xml", or not an
+// XML name) is an error, as Models never writes one. Builtin is set for
+// Arbor's built-in types. Includes are not followed.
 func ReadModels(data []byte) ([]arbor.TypeInfo, error) {
 	root, err := parseXML(data, conv.MaxDepth)
 	if err != nil {
@@ -91,6 +93,13 @@ func readModel(m *element) (info arbor.TypeInfo, ok bool, err error) {
 		name, _ := p.attr("name")
 		if name == "" {
 			errs = append(errs, fmt.Errorf("line %d: a <%s> of model %q needs a name", p.line, p.name, id))
+			continue
+		}
+		if !portName(name) {
+			// A node's attribute of that name is not a port (name, ID,
+			// BT.CPP's scripting attributes, Arbor's abort and guard), or
+			// not an attribute at all: no tree could set the parameter.
+			errs = append(errs, fmt.Errorf("line %d: model %q: %q cannot be a port name (reserved, or not an XML attribute name)", p.line, id, name))
 			continue
 		}
 		if line, dup := ports[name]; dup {

@@ -75,6 +75,10 @@ func TestReadModelsErrors(t *testing.T) {
 <Condition ID="A"/></TreeNodesModel></root>`, `line 2: node type "A" is declared twice (also at line 1)`},
 		{"a port twice", `<root><TreeNodesModel><Action ID="A"><input_port name="n" type="int"/>
 <input_port name="n" type="std::string"/></Action></TreeNodesModel></root>`, `line 2: model "A" declares port "n" twice (also at line 1)`},
+		{"a reserved port name", `<root><TreeNodesModel><Action ID="A"><input_port name="_skipIf"/></Action></TreeNodesModel></root>`,
+			`line 1: model "A": "_skipIf" cannot be a port name (reserved, or not an XML attribute name)`},
+		{"a port name that is no attribute name", `<root><TreeNodesModel><Action ID="A"><input_port name="two words"/></Action></TreeNodesModel></root>`,
+			`model "A": "two words" cannot be a port name`},
 	} {
 		_, err := btcpp.ReadModels([]byte(tc.xml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -57,6 +57,14 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 	bt.Run(t, ctx, chromedp.Focus("#btn-shape-delete", chromedp.ByID), chromedp.KeyEvent("\r"))
 	bt.Wait(t, ctx, "the root's Delete says why", `document.activeElement.id === 'btn-shape-delete' && document.querySelector('#shape-msg').textContent === "The tree's root cannot be deleted" && S.tree.nodes.length === 12`, 5*time.Second)
 
+	// The subtree's root is a root for the Shape section (no siblings),
+	// its nodes are in a subtree, the tree's are not: from the flags the
+	// server sends, not from the path.
+	bt.Wait(t, ctx, "the subtree's root and nodes", `(() => { const ns = S.tree.nodes, r = ns.findIndex((n) => n.subtreeRoot);
+		return r > 0 && ns[r - 1].type === 'SubTree' && shapeSlot(ns[r]) === 'root' && ns[r].inSubtree &&
+			ns.every((n, i) => !!n.inSubtree === (i === r)) && // Rest is one node
+			shapeActions(ns[r]).some((a) => a.op === 'insert' && a.why === 'It is the root of a subtree: it has no siblings'); })()`, 5*time.Second)
+
 	// Add a child to the patrol (node 5): a Check without its op first.
 	click(5)
 	bt.Wait(t, ctx, "patrol's + Child", `(() => { const b = document.querySelector('#btn-shape-add');

@@ -1181,6 +1181,35 @@ func TestAbortMarkHasRoom(t *testing.T) {
 	}
 }
 
+// The description says which nodes are a subtree's root or in a subtree
+// (the page's shape and edit forms read it), also for trees whose names
+// contain the path's separators, and for a guard of a node in a subtree.
+func TestDescribeSubtreeMembership(t *testing.T) {
+	doc := &arbor.Document{Main: "M", Trees: map[string]*arbor.Node{
+		"M":     arbor.Sequence(arbor.SubTree("a.b>c"), arbor.Leaf("Success")),
+		"a.b>c": arbor.Sequence(arbor.Leaf("Success").WithGuard(arbor.Leaf("Failure"))),
+	}}
+	tree, err := arbor.Compile(doc, arbor.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, nd := range describeTree(tree, 0).Nodes {
+		got = append(got, fmt.Sprintf("%s root=%v in=%v", nd.Path, nd.SubtreeRoot, nd.InSubtree))
+	}
+	want := []string{
+		"M root=false in=false",
+		"M.children[0] root=false in=false",
+		"M.children[0]>a.b>c root=true in=true",
+		"M.children[0]>a.b>c.children[0] root=false in=true",
+		"M.children[1] root=false in=false",
+		"M.children[0]>a.b>c.children[0].guard root=false in=true", // guards are numbered after the tree
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // The tick rate follows the average interval between ticks: two ticks
 // back to back (a ticker catching up) do not make it jump.
 func TestTickRateIgnoresBursts(t *testing.T) {

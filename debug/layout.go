@@ -49,22 +49,28 @@ type treeDesc struct {
 
 // nodeDesc is one node as the page draws it.
 type nodeDesc struct {
-	ID       int            `json:"id"`
-	Type     string         `json:"type"`
-	Name     string         `json:"name,omitempty"`
-	Path     string         `json:"path"`
-	Parent   int            `json:"parent"`
-	Children []int          `json:"children"`
-	Guard    int            `json:"guard"`
-	GuardOf  int            `json:"guardOf"`
-	InGuard  bool           `json:"inGuard,omitempty"`
-	Abort    string         `json:"abort,omitempty"`
-	Params   map[string]any `json:"params,omitempty"`
-	Label    string         `json:"label"`
-	Sub      string         `json:"sub,omitempty"` // type (when named) and key parameters
-	X        float64        `json:"x"`             // centre
-	Y        float64        `json:"y"`             // top
-	W        float64        `json:"w"`
+	ID       int    `json:"id"`
+	Type     string `json:"type"`
+	Name     string `json:"name,omitempty"`
+	Path     string `json:"path"`
+	Parent   int    `json:"parent"`
+	Children []int  `json:"children"`
+	Guard    int    `json:"guard"`
+	GuardOf  int    `json:"guardOf"`
+	InGuard  bool   `json:"inGuard,omitempty"`
+	// SubtreeRoot: the root of an inlined subtree (its parent is the
+	// SubTree node); InSubtree: the node is in one (an edit changes every
+	// use of that tree). Sent rather than read from the path by the page:
+	// a tree's name may contain the path's separators.
+	SubtreeRoot bool           `json:"subtreeRoot,omitempty"`
+	InSubtree   bool           `json:"inSubtree,omitempty"`
+	Abort       string         `json:"abort,omitempty"`
+	Params      map[string]any `json:"params,omitempty"`
+	Label       string         `json:"label"`
+	Sub         string         `json:"sub,omitempty"` // type (when named) and key parameters
+	X           float64        `json:"x"`             // centre
+	Y           float64        `json:"y"`             // top
+	W           float64        `json:"w"`
 	// Condition: a condition (Check, Success, Failure or the program's),
 	// which can be forced to success or failure only.
 	Condition bool `json:"condition,omitempty"`
@@ -100,6 +106,19 @@ func describeTree(t *arbor.Tree, id int) *treeDesc {
 			e = max(e, d.end[k[len(k)-1]])
 		}
 		d.end[i] = e
+	}
+	// Subtree membership, in pre-order (a parent, or a guard's node,
+	// comes first).
+	for i := 0; i < n; i++ {
+		nd := &d.Nodes[i]
+		switch {
+		case nd.Parent >= 0:
+			p := &d.Nodes[nd.Parent]
+			nd.SubtreeRoot = arbor.CanonicalType(p.Type) == "SubTree"
+			nd.InSubtree = p.InSubtree || nd.SubtreeRoot
+		case nd.GuardOf >= 0:
+			nd.InSubtree = d.Nodes[nd.GuardOf].InSubtree
+		}
 	}
 	for i := 0; i < n; i++ {
 		if d.Nodes[i].GuardOf >= 0 {

@@ -188,7 +188,7 @@ function editForm(n) {
     form.append(row(p.name, field, field.title));
   }
   if (t && t.anyParams) form.append(newParamRow());
-  const sub = n.path.includes('>') ? ' It is in a subtree: every use of the subtree changes.' : '';
+  const sub = n.inSubtree ? ' It is in a subtree: every use of the subtree changes.' : '';
   form.append(h('p', { class: 'muted', text: 'Apply moves every agent running this tree to the edited tree at once (running nodes halted once, blackboards kept). The file stays as it was: Download tree, below, saves the edit.' + sub }));
   const apply = h('button', { type: 'submit', id: 'btn-apply', class: 'primary', title: 'Apply the changes (Enter)' }, 'Apply');
   const cancel = h('button', { type: 'button', id: 'btn-cancel-edit', title: 'Close the form, changing nothing (Esc)', onclick: () => closeEdit(true) }, 'Cancel');

@@ -19,10 +19,10 @@ function categoryOf(n) {
   return n.children.length ? 'control' : 'action';
 }
 
-// shapeSlot says where node n is: 'root' (the tree's, or a subtree's:
-// its path's last step is >Name), 'guard' (a guard's root) or 'child'.
+// shapeSlot says where node n is: 'root' (the tree's, or a subtree's),
+// 'guard' (a guard's root) or 'child'.
 function shapeSlot(n) {
-  if (n.id === 0 || />[^.>]*$/.test(n.path)) return 'root';
+  if (n.id === 0 || n.subtreeRoot) return 'root';
   if (n.guardOf >= 0) return 'guard';
   return 'child';
 }
@@ -128,7 +128,7 @@ function renderShapeBox(n) {
     row.append(b);
   }
   const kids = [h('h4', { text: 'Shape' }), row];
-  if (n.path.includes('>')) kids.push(h('p', { class: 'muted', text: 'In a subtree: an edit changes every use of the subtree.' }));
+  if (n.inSubtree) kids.push(h('p', { class: 'muted', text: 'In a subtree: an edit changes every use of the subtree.' }));
   const msg = h('p', { id: 'shape-msg', class: 'edit-note', role: 'status' });
   kids.push(msg);
   box.replaceChildren(...kids);
@@ -237,7 +237,7 @@ function shapeForm(n, op) {
   };
   sel.addEventListener('change', fill);
   fill();
-  const sub = n.path.includes('>') ? ' It is in a subtree: every use of the subtree changes.' : '';
+  const sub = n.inSubtree ? ' It is in a subtree: every use of the subtree changes.' : '';
   form.append(h('p', { class: 'muted', text: 'Apply compiles the new tree and moves every agent running it there at once (running nodes halted once, blackboards kept; forces and breakpoints stay on their nodes). Undo takes it back.' + sub }));
   const apply = h('button', { type: 'submit', id: 'btn-shape-apply', class: 'primary', title: 'Apply (Enter)' }, 'Apply');
   const cancel = h('button', { type: 'button', id: 'btn-shape-cancel', title: 'Close the form, changing nothing (Esc)', onclick: () => closeShapeForm(op) }, 'Cancel');

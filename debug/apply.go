@@ -65,7 +65,8 @@ func (s *Session) editTarget(tid int) (*treeDesc, []*arbor.Agent, *editError) {
 // → the new tree's, -1: gone; nil: all gone), which mapIDs computes from
 // the new tree. push, when not nil, makes the undo entry of the edit from
 // ids; the new tree's undo stack is the old one's with it on top (the
-// caller of an undo sets it).
+// caller of an undo sets it), and it has nothing to redo (the caller of
+// an undo or a redo sets that).
 func (s *Session) applyLocked(td *treeDesc, agents []*arbor.Agent, doc *arbor.Document, mapIDs func(nt *arbor.Tree) []int, push func(ids []int, nt *arbor.Tree) *undoEntry) (*editAnswer, *editError) {
 	old := td.tree
 	t, err := s.recompile(old, doc)
@@ -168,10 +169,15 @@ func (s *Session) applyLocked(td *treeDesc, agents []*arbor.Agent, doc *arbor.Do
 			delete(s.undo, tr)
 		}
 	}
+	for tr := range s.redo {
+		if !running[tr] {
+			delete(s.redo, tr)
+		}
+	}
 	s.gen++
 	s.rev++
 	ntd := s.treeOf(agents[0])
-	ans := &editAnswer{OK: true, Tree: ntd.ID, TreeName: ntd.Name, Node: -1, Agents: moved, IDs: ids, Undo: s.undoOf(t), Rev: s.rev}
+	ans := &editAnswer{OK: true, Tree: ntd.ID, TreeName: ntd.Name, Node: -1, Agents: moved, IDs: ids, Undo: s.undoOf(t), Redo: s.redoOf(t), Rev: s.rev}
 	if dropped != (dropCount{}) {
 		ans.Dropped = &dropped
 	}

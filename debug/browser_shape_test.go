@@ -40,7 +40,8 @@ func setType(t *testing.T, ctx context.Context, typ string) {
 // patrol (the form names a parameter the type requires, the agent runs
 // the new node), moved up, the SubTree wrapped in an Inverter from the
 // tree's context menu (collapsed, it stays so), Step deleted with its
-// force and breakpoint, then every edit undone (the Undo button, Ctrl+Z).
+// force and breakpoint, then every edit undone (the Undo button, Ctrl+Z),
+// three made again (Ctrl+Shift+Z, the Redo button, Ctrl+Y) and undone.
 func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 	id, remove := openNewSentry(t, ctx, base, s, "")
 	defer remove()
@@ -177,6 +178,28 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 	}
 	bt.Wait(t, ctx, "the tree as it was, nothing to undo", `S.tree.nodes.length === 12 && S.tree.nodes[9].type === 'SubTree' &&
 		unusable(document.querySelector('#btn-shape-undo'))`, 5*time.Second)
+	// Redo three: Ctrl+Shift+Z, the Redo button, Ctrl+Y; then undo them
+	// again with Ctrl+Z.
+	bt.Wait(t, ctx, "Redo for the add", `(() => { const b = document.querySelector('#btn-shape-redo');
+		return !!b && !unusable(b) && b.title.startsWith('Redo: add Set to patrol (4 edits can be redone)'); })()`, 5*time.Second)
+	blurKey := func(key string, mods input.Modifier) {
+		t.Helper()
+		bt.Run(t, ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil), chromedp.KeyEvent(key, chromedp.KeyModifiers(mods)))
+	}
+	blurKey("Z", input.ModifierCtrl|input.ModifierShift)
+	bt.Wait(t, ctx, "Ctrl+Shift+Z: the add made again", `S.tree.nodes.length === 13 && `+shapeNote("Redone: add Set to patrol."), 10*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#tree g.node[data-id=\"5\"] rect", chromedp.ByQuery))
+	bt.Wait(t, ctx, "Redo for the move", `(() => { const b = document.querySelector('#btn-shape-redo'); return !!b && !unusable(b) && b.title.startsWith('Redo: move Set up'); })()`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-shape-redo", chromedp.ByID))
+	bt.Wait(t, ctx, "the move made again", shapeNote("Redone: move Set up."), 10*time.Second)
+	blurKey("y", input.ModifierCtrl)
+	bt.Wait(t, ctx, "Ctrl+Y: the wrap made again", `S.tree.nodes.length === 14 && S.tree.nodes.some((n) => n.type === 'Inverter') && `+shapeNote("Redone: wrap SubTree in Inverter."), 10*time.Second)
+	for _, what := range []string{"wrap SubTree in Inverter", "move Set up", "add Set to patrol"} {
+		blurKey("z", input.ModifierCtrl)
+		bt.Wait(t, ctx, "undone again: "+what, shapeNote("Undone: "+what+"."), 10*time.Second)
+	}
+	bt.Wait(t, ctx, "the tree as it was again, nothing to undo, the delete to redo", `S.tree.nodes.length === 12 && S.tree.nodes[9].type === 'SubTree' &&
+		unusable(document.querySelector('#btn-shape-undo')) && document.querySelector('#btn-shape-redo').title.startsWith('Redo: add Set to patrol (4 edits')`, 5*time.Second)
 	s.Do(func(m *arbor.Manager) {
 		if got := outline(m.Agent(id).Tree()); got != sentryOutline {
 			t.Errorf("the agent's tree after the undos: %s", got)

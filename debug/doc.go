@@ -139,4 +139,9 @@
 // (up to 50), compiles the last one again with Recompile, and maps forces
 // and breakpoints back the same way (those of nodes the undone edit added
 // are dropped). A tree a reload from a file made has nothing to undo.
+// An edit undone can be made again (POST api/trees/{tid}/redo), the
+// nodes mapped as that edit mapped them, until a new edit clears the
+// redo stack; a tree's description (api/trees/{tid}) and every edit's
+// answer carry "undo" and "redo" ({count, last}: what the next step
+// would undo or make again).
 package debug

@@ -88,9 +88,10 @@ type treeView struct {
 	// Categories gives the category of each node type of the tree, as
 	// the palette's: which nodes take children.
 	Categories map[string]string `json:"categories,omitempty"`
-	// Undo describes the edits of the tree that can be undone; absent:
-	// none.
+	// Undo describes the edits of the tree that can be undone, Redo
+	// those undone that can be made again; absent: none.
 	Undo *undoInfo `json:"undo,omitempty"`
+	Redo *undoInfo `json:"redo,omitempty"`
 }
 
 // typeDesc is what the edit form knows of a node type: the parameters it
@@ -188,12 +189,12 @@ type editRequest struct {
 // undo).
 type editAnswer struct {
 	OK       bool   `json:"ok"`
-	Op       string `json:"op,omitempty"` // a shape edit's op, or "undo"
+	Op       string `json:"op,omitempty"` // a shape edit's op, "undo" or "redo"
 	Tree     int    `json:"tree"`         // the id of the tree the agents run now
 	TreeName string `json:"treeName"`
 	// Node is the node the page selects in the new tree: the node
 	// edited, the one added, moved or the wrapper, the one that takes a
-	// deleted node's place; -1: none (an undo). Path is its path.
+	// deleted node's place; -1: none (an undo or redo). Path is its path.
 	Node      int    `json:"node"`
 	Path      string `json:"path,omitempty"`
 	Agents    int    `json:"agents"` // agents moved to the edited tree
@@ -204,7 +205,9 @@ type editAnswer struct {
 	// Dropped counts the forces and breakpoints lost with deleted nodes.
 	Dropped *dropCount `json:"dropped,omitempty"`
 	Undo    *undoInfo  `json:"undo,omitempty"`   // the new tree's undo stack
+	Redo    *undoInfo  `json:"redo,omitempty"`   // and its redo stack
 	Undone  string     `json:"undone,omitempty"` // what an undo undid
+	Redone  string     `json:"redone,omitempty"` // what a redo made again
 	Rev     uint64     `json:"rev"`
 }
 
@@ -323,7 +326,7 @@ func (s *Session) editLocked(tid int, nodePath string, set map[string]any, unset
 		def.Name, changed = *name, true
 	}
 	if !changed {
-		return &editAnswer{OK: true, Tree: td.ID, TreeName: td.Name, Node: node, Path: nodePath, Unchanged: true, Undo: s.undoOf(old), Rev: s.rev}, nil
+		return &editAnswer{OK: true, Tree: td.ID, TreeName: td.Name, Node: node, Path: nodePath, Unchanged: true, Undo: s.undoOf(old), Redo: s.redoOf(old), Rev: s.rev}, nil
 	}
 	what := "edit " + td.Nodes[node].Label
 	// An edit of parameters keeps the tree's shape, hence its node ids.

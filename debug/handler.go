@@ -56,6 +56,7 @@ func (s *Session) Handler() http.Handler {
 	m.HandleFunc("POST /api/trees/{tid}/edit", h.editTree)
 	m.HandleFunc("POST /api/trees/{tid}/shape", h.shapeTree)
 	m.HandleFunc("POST /api/trees/{tid}/undo", h.undoTree)
+	m.HandleFunc("POST /api/trees/{tid}/redo", h.redoTree)
 	m.HandleFunc("GET /api/globals", h.globals)
 	m.HandleFunc("GET /api/stream", h.stream)
 	m.HandleFunc("POST /api/agents/{id}/{op}", h.control)
@@ -557,11 +558,11 @@ func (h *handler) tree(w http.ResponseWriter, r *http.Request) {
 	s := h.s
 	s.mu.Lock()
 	var td *treeDesc
-	var undo *undoInfo
+	var undo, redo *undoInfo
 	if err == nil && tid >= 0 && tid < len(s.treeList) {
 		td = s.treeList[tid]
 		if s.canEdit() && td.tree != nil {
-			undo = s.undoOf(td.tree)
+			undo, redo = s.undoOf(td.tree), s.redoOf(td.tree)
 		}
 	}
 	s.mu.Unlock()
@@ -569,7 +570,7 @@ func (h *handler) tree(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusNotFound, "no tree %q", truncate(raw, 40))
 		return
 	}
-	h.writeJSON(w, http.StatusOK, treeView{treeDesc: td, Types: td.types, Palette: td.palette, Categories: td.categories, Undo: undo})
+	h.writeJSON(w, http.StatusOK, treeView{treeDesc: td, Types: td.types, Palette: td.palette, Categories: td.categories, Undo: undo, Redo: redo})
 }
 
 // tickSummary is one tick in the timeline strip: [seq, tick, now ms,

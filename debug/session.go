@@ -125,6 +125,9 @@ type Session struct {
 	// undo holds, per tree an edit made, the edits that can be undone
 	// (shape.go), the last one last.
 	undo map[*arbor.Tree][]*undoEntry
+	// redo holds, per tree an undo made, the edits undone that can be
+	// made again (undo.go), the last undone last; an edit clears it.
+	redo map[*arbor.Tree][]*undoEntry
 	// gen counts changes between ticks (Do, controls); sumTrees caches
 	// the agent counts of the summary for sumKey.
 	gen      uint64
@@ -164,7 +167,7 @@ func NewSession(m *arbor.Manager, opts Options) *Session {
 		opts.Title = "Arbor debugger"
 	}
 	s := &Session{opts: opts, m: m, log: opts.Logger, watches: map[int]*watch{}, steps: map[int]bool{},
-		trees: map[*arbor.Tree]*treeDesc{}, editedSource: map[*arbor.Tree]*treeSource{}, undo: map[*arbor.Tree][]*undoEntry{}, removed: map[int]*watch{}, notify: make(chan struct{}), errs: newErrorLog()}
+		trees: map[*arbor.Tree]*treeDesc{}, editedSource: map[*arbor.Tree]*treeSource{}, undo: map[*arbor.Tree][]*undoEntry{}, redo: map[*arbor.Tree][]*undoEntry{}, removed: map[int]*watch{}, notify: make(chan struct{}), errs: newErrorLog()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -25,6 +25,12 @@ func shapeEdit(t *testing.T, h http.Handler, tid any, body string) (int, map[str
 	return do(t, h, "POST", fmt.Sprintf("/api/trees/%v/shape", tid), body, controlHeaders)
 }
 
+// redoEdit posts a redo of tree tid's last edit undone.
+func redoEdit(t *testing.T, h http.Handler, tid any) (int, map[string]any) {
+	t.Helper()
+	return do(t, h, "POST", fmt.Sprintf("/api/trees/%v/redo", tid), "", controlHeaders)
+}
+
 // undoEdit posts an undo of tree tid's last edit.
 func undoEdit(t *testing.T, h http.Handler, tid any) (int, map[string]any) {
 	t.Helper()
@@ -346,9 +352,10 @@ func TestShapeErrors(t *testing.T) {
 	for _, c := range []struct {
 		path string
 		code int
-	}{{"/api/trees/x/shape", 400}, {"/api/trees/99/shape", 404}, {"/api/trees/-1/undo", 400}, {"/api/trees/99/undo", 404}} {
+	}{{"/api/trees/x/shape", 400}, {"/api/trees/99/shape", 404}, {"/api/trees/-1/undo", 400}, {"/api/trees/99/undo", 404},
+		{"/api/trees/-1/redo", 400}, {"/api/trees/99/redo", 404}} {
 		body := `{"op": "delete", "path": "` + pathNoise + `"}`
-		if strings.HasSuffix(c.path, "undo") {
+		if strings.HasSuffix(c.path, "undo") || strings.HasSuffix(c.path, "redo") {
 			body = ""
 		}
 		if code, ans := do(t, h, "POST", c.path, body, controlHeaders); code != c.code {
@@ -368,6 +375,12 @@ func TestShapeErrors(t *testing.T) {
 	if code, _ := do(t, h, "POST", fmt.Sprintf("/api/trees/%v/undo", tid2), `{"x": 1}`, controlHeaders); code != 400 {
 		t.Errorf("undo with a body: %d", code)
 	}
+	if code, _ := do(t, h, "POST", fmt.Sprintf("/api/trees/%v/redo", tid2), ``, map[string]string{"Content-Type": "application/json"}); code != 401 {
+		t.Errorf("redo without the token: %d", code)
+	}
+	if code, _ := do(t, h, "POST", fmt.Sprintf("/api/trees/%v/redo", tid2), `{"x": 1}`, controlHeaders); code != 400 {
+		t.Errorf("redo with a body: %d", code)
+	}
 
 	// Without Recompile: 403.
 	_, h3 := newControlSession(t, Options{})
@@ -376,6 +389,9 @@ func TestShapeErrors(t *testing.T) {
 	}
 	if code, ans := undoEdit(t, h3, 0); code != 403 {
 		t.Errorf("undo without Recompile: %d %v", code, ans)
+	}
+	if code, ans := redoEdit(t, h3, 0); code != 403 {
+		t.Errorf("redo without Recompile: %d %v", code, ans)
 	}
 }
 
@@ -602,6 +618,92 @@ func TestShapeUndo(t *testing.T) {
 	_, a := get(t, h, "/api/agents/0")
 	if code, ans := undoEdit(t, h, a["tree"]); code != 409 || !strings.Contains(ans["error"].(string), "nothing to undo") {
 		t.Errorf("undo of a reloaded tree: %d %v", code, ans)
+	}
+}
+
+// A redo makes the last edit undone again (of shape or of parameters),
+// nodes mapped as the edit mapped them; redos go on until the last edit
+// undone, and a new edit clears them. The tree's description and each
+// answer say what can be redone.
+func TestShapeRedo(t *testing.T) {
+	s, h, tid, _ := editSession(t, Options{Registry: testRegistry(t)})
+	if code, ans := redoEdit(t, h, tid); code != 409 || !strings.Contains(ans["error"].(string), "nothing to redo") {
+		t.Errorf("redo of a tree no undo made: %d %v", code, ans)
+	}
+	code, ans := editTree(t, h, tid, `{"path": "`+pathNoise+`", "params": {"op": "missing"}}`)
+	if code != 200 || ans["redo"] != nil {
+		t.Fatalf("edit: %d %v", code, ans)
+	}
+	code, ans = shapeEdit(t, h, ans["tree"], `{"op": "wrap", "path": "`+pathPatrolStep+`", "node": {"type": "Inverter"}}`)
+	if code != 200 {
+		t.Fatalf("wrap: %d %v", code, ans)
+	}
+	code, ans = shapeEdit(t, h, ans["tree"], `{"op": "insert", "path": "`+pathPatrolStep+`", "node": {"type": "Note", "params": {"text": "hi"}}}`)
+	if code != 200 {
+		t.Fatalf("insert: %d %v", code, ans)
+	}
+	const edited = "Selector(investigate(Check Set Wait) patrol[Check](Set Wait Inverter(Step) Note SubTree(Wait)))"
+	const wrapped = "Selector(investigate(Check Set Wait) patrol[Check](Set Wait Inverter(Step) SubTree(Wait)))"
+	// Two undos, two redos.
+	for _, want := range []string{wrapped, sentryOutline} {
+		if code, ans = undoEdit(t, h, ans["tree"]); code != 200 {
+			t.Fatalf("undo: %d %v", code, ans)
+		}
+		if got := outline(treesOf(s)[0]); got != want {
+			t.Fatalf("after an undo: %s, want %s", got, want)
+		}
+	}
+	if r := ans["redo"].(map[string]any); r["count"] != 2.0 || r["last"] != "wrap Step in Inverter" {
+		t.Errorf("after two undos, the redo: %v", r)
+	}
+	if _, info := get(t, h, fmt.Sprintf("/api/trees/%v", ans["tree"])); fmt.Sprint(info["redo"]) != "map[count:2 last:wrap Step in Inverter]" {
+		t.Errorf("the tree's redo: %v", info["redo"])
+	}
+	cur := treesOf(s)[0]
+	code, ans = redoEdit(t, h, ans["tree"])
+	if code != 200 || ans["op"] != "redo" || ans["redone"] != "wrap Step in Inverter" || ans["agents"] != 5.0 {
+		t.Fatalf("redo: %d %v", code, ans)
+	}
+	if got := outline(treesOf(s)[0]); got != wrapped {
+		t.Errorf("after a redo: %s", got)
+	}
+	checkIDs(t, ans, cur, treesOf(s)[0], 0)
+	if u, r := ans["undo"].(map[string]any), ans["redo"].(map[string]any); u["count"] != 2.0 || u["last"] != "wrap Step in Inverter" ||
+		r["count"] != 1.0 || r["last"] != "insert Note after Inverter" {
+		t.Errorf("after a redo: undo %v, redo %v", u, r)
+	}
+	if code, ans = redoEdit(t, h, ans["tree"]); code != 200 || ans["redone"] != "insert Note after Inverter" || ans["redo"] != nil {
+		t.Fatalf("the second redo: %d %v", code, ans)
+	}
+	if got := outline(treesOf(s)[0]); got != edited {
+		t.Errorf("after two redos: %s", got)
+	}
+	if code, ans := redoEdit(t, h, ans["tree"]); code != 409 {
+		t.Errorf("a third redo: %d %v", code, ans)
+	}
+	// Undo and redo go on alternating: all the way back, then the
+	// parameter edit made again.
+	for range 3 {
+		if code, ans = undoEdit(t, h, ans["tree"]); code != 200 {
+			t.Fatalf("undo: %d %v", code, ans)
+		}
+	}
+	if back := treesOf(s)[0]; outline(back) != sentryOutline || back.Node(2).Params["op"] != "exists" {
+		t.Errorf("after three undos: %s, op %v", outline(back), back.Node(2).Params["op"])
+	}
+	if code, ans = redoEdit(t, h, ans["tree"]); code != 200 || ans["redone"] != "edit Check" || treesOf(s)[0].Node(2).Params["op"] != "missing" {
+		t.Fatalf("redo of the parameter edit: %d %v", code, ans)
+	}
+	// A new edit clears what could be redone.
+	code, ans = shapeEdit(t, h, ans["tree"], `{"op": "delete", "path": "`+pathInvest+`"}`)
+	if code != 200 || ans["redo"] != nil {
+		t.Fatalf("delete: %d %v", code, ans)
+	}
+	if code, ans := redoEdit(t, h, ans["tree"]); code != 409 || !strings.Contains(ans["error"].(string), "nothing to redo") {
+		t.Errorf("redo after a new edit: %d %v", code, ans)
+	}
+	if u := ans["undo"].(map[string]any); u["count"] != 2.0 || u["last"] != "delete investigate" {
+		t.Errorf("undo after a new edit: %v", u)
 	}
 }
 

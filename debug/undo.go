@@ -7,11 +7,13 @@ import (
 	"github.com/arborbt/arbor"
 )
 
-// Undo: every edit, of parameters or of shape, is undoable. The session
-// keeps, per tree an edit made, the Documents it was made from (up to
-// maxUndo), and POST api/trees/{tid}/undo compiles the last one again.
+// Undo and redo: every edit, of parameters or of shape, is undoable. The
+// session keeps, per tree an edit made, the Documents it was made from (up
+// to maxUndo), and POST api/trees/{tid}/undo compiles the last one again;
+// the document undone goes onto the redo stack, which POST
+// api/trees/{tid}/redo compiles again, until an edit clears it.
 
-// maxUndo is how many edits of a tree can be undone.
+// maxUndo is how many edits of a tree can be undone (or redone).
 const maxUndo = 50
 
 // undoEntry is one edit that can be undone: the document before it and
@@ -32,8 +34,13 @@ type undoInfo struct {
 }
 
 // undoOf describes tree t's undo stack; nil when it is empty.
-func (s *Session) undoOf(t *arbor.Tree) *undoInfo {
-	st := s.undo[t]
+func (s *Session) undoOf(t *arbor.Tree) *undoInfo { return stackInfo(s.undo[t]) }
+
+// redoOf describes tree t's redo stack; nil when it is empty.
+func (s *Session) redoOf(t *arbor.Tree) *undoInfo { return stackInfo(s.redo[t]) }
+
+// stackInfo describes an undo or redo stack; nil when it is empty.
+func stackInfo(st []*undoEntry) *undoInfo {
 	if len(st) == 0 {
 		return nil
 	}
@@ -52,7 +59,13 @@ func pushUndo(stack []*undoEntry, e *undoEntry) []*undoEntry {
 }
 
 // undoTree undoes the last edit of a tree.
-func (h *handler) undoTree(w http.ResponseWriter, r *http.Request) {
+func (h *handler) undoTree(w http.ResponseWriter, r *http.Request) { h.stepTree(w, r, true) }
+
+// redoTree makes the last edit undone again.
+func (h *handler) redoTree(w http.ResponseWriter, r *http.Request) { h.stepTree(w, r, false) }
+
+// stepTree answers an undo (back) or a redo.
+func (h *handler) stepTree(w http.ResponseWriter, r *http.Request, back bool) {
 	tid, ok := h.editable(w, r)
 	if !ok {
 		return
@@ -65,25 +78,40 @@ func (h *handler) undoTree(w http.ResponseWriter, r *http.Request) {
 	}
 	s := h.s
 	s.mu.Lock()
-	ans, herr := s.undoLocked(tid)
+	ans, herr := s.stepLocked(tid, back)
 	s.mu.Unlock()
-	h.answerEdit(w, ans, herr, "undo", "")
+	op := "redo"
+	if back {
+		op = "undo"
+	}
+	h.answerEdit(w, ans, herr, op, "")
 }
 
-// undoLocked undoes the last edit of tree tid: it compiles the document
-// the edit was made from again, and moves the agents there.
-func (s *Session) undoLocked(tid int) (*editAnswer, *editError) {
+// stepLocked undoes the last edit of tree tid (back), or makes the last
+// edit undone again: it compiles the document on top of the undo (redo)
+// stack again and moves the agents there. The edit goes onto the new
+// tree's redo (undo) stack, as an entry that leads back to the tree
+// before this step.
+func (s *Session) stepLocked(tid int, back bool) (*editAnswer, *editError) {
 	td, agents, herr := s.editTarget(tid)
 	if herr != nil {
 		return nil, herr
 	}
 	old := td.tree
-	stack := s.undo[old]
+	from, to := s.undo, s.redo
+	if !back {
+		from, to = s.redo, s.undo
+	}
+	stack := from[old]
 	if len(stack) == 0 {
-		return nil, editFail(http.StatusConflict, "nothing to undo: tree %d (%s) was not made by an edit in the debugger (a reload from a file starts afresh)", tid, td.Name)
+		if back {
+			return nil, editFail(http.StatusConflict, "nothing to undo: tree %d (%s) was not made by an edit in the debugger (a reload from a file starts afresh)", tid, td.Name)
+		}
+		return nil, editFail(http.StatusConflict, "nothing to redo: no edit of tree %d (%s) was undone since its last edit", tid, td.Name)
 	}
 	e := stack[len(stack)-1]
 	rest := slices.Clone(stack[:len(stack)-1])
+	other := to[old] // applyLocked forgets the stacks of old
 	ans, herr := s.applyLocked(td, agents, e.doc.Clone(), func(nt *arbor.Tree) []int {
 		if nt.Len() != e.n {
 			return nil // not the tree it was: nothing is kept
@@ -99,9 +127,20 @@ func (s *Session) undoLocked(tid int) (*editAnswer, *editError) {
 	if herr != nil {
 		return nil, herr
 	}
-	s.undo[s.treeList[ans.Tree].tree] = rest
-	ans.Op, ans.Undone = "undo", e.what
-	ans.Undo = s.undoOf(s.treeList[ans.Tree].tree)
+	nt := s.treeList[ans.Tree].tree
+	// The entry that leads back: old's document, and the new tree's ids
+	// on old's (none kept when the step kept none).
+	var ids []int
+	if e.back != nil {
+		ids = invert(ans.IDs, nt.Len())
+	}
+	from[nt], to[nt] = rest, pushUndo(other, &undoEntry{doc: old.Document(), back: ids, n: old.Len(), what: e.what})
+	if back {
+		ans.Op, ans.Undone = "undo", e.what
+	} else {
+		ans.Op, ans.Redone = "redo", e.what
+	}
+	ans.Undo, ans.Redo = s.undoOf(nt), s.redoOf(nt)
 	return ans, nil
 }
 

@@ -6,7 +6,7 @@
 
 // MENU_TEXT names the shape edits in the context menu, and to screen
 // readers on the Node tab's buttons (whose text has arrows).
-const MENU_TEXT = { add: 'Add a child…', insert: 'Insert a sibling after…', up: 'Move up', down: 'Move down', wrap: 'Wrap in…', unwrap: 'Unwrap', delete: 'Delete', undo: 'Undo' };
+const MENU_TEXT = { add: 'Add a child…', insert: 'Insert a sibling after…', up: 'Move up', down: 'Move down', wrap: 'Wrap in…', unwrap: 'Unwrap', delete: 'Delete', undo: 'Undo', redo: 'Redo' };
 
 // CATEGORY_NAMES heads the groups of the type list.
 const CATEGORY_NAMES = { action: 'Actions', condition: 'Conditions', subtree: 'Subtrees', decorator: 'Decorators', control: 'Composites' };
@@ -71,10 +71,19 @@ function undoAction() {
   return { op: 'undo', text: '↶ Undo', title, why };
 }
 
+// redoAction is Redo's { text, title, why }.
+function redoAction() {
+  const u = S.tree && S.tree.redo;
+  const why = !S.token ? NEED_TOKEN : !u ? 'Nothing to redo: no edit of this tree was undone since its last edit' : '';
+  const title = u ? 'Redo: ' + u.last + (u.count > 1 ? ' (' + u.count + ' edits can be redone)' : '') + ' (Ctrl+Shift+Z, Ctrl+Y)' : '';
+  return { op: 'redo', text: '↷ Redo', title, why };
+}
+
 // runShape does op to node n: opens the form (add, insert, wrap) or
 // sends the edit.
 function runShape(n, op) {
   if (op === 'undo') return undoShape();
+  if (op === 'redo') return redoShape();
   if (op === 'add' || op === 'insert' || op === 'wrap') return openShapeForm(n, op);
   if (op === 'up' || op === 'down') return sendShape({ op: 'move', path: n.path, by: op === 'up' ? -1 : 1 });
   if (op === 'delete') {
@@ -100,7 +109,7 @@ function renderShapeBox(n) {
   const form = show && S.shapeForm && S.shapeForm.tree === S.treeId && S.shapeForm.node === n.id ? S.shapeForm : null;
   if (!form) S.shapeForm = null;
   const note = show && S.shapeNote && S.shapeNote.tree === S.treeId ? S.shapeNote.text : '';
-  const key = show ? JSON.stringify([S.treeId, n.id, !!S.token, form && form.op, note, S.tree.undo || null]) : '';
+  const key = show ? JSON.stringify([S.treeId, n.id, !!S.token, form && form.op, note, S.tree.undo || null, S.tree.redo || null]) : '';
   if (key === S.shapeKey) return;
   S.shapeKey = key;
   if (!show) {
@@ -115,7 +124,7 @@ function renderShapeBox(n) {
   // after a move, say).
   const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : '';
   const row = h('div', { class: 'shape-row', role: 'group', 'aria-label': 'Change the tree\'s shape at ' + fullLabel(n.id) });
-  for (const a of shapeActions(n).concat([undoAction()])) {
+  for (const a of shapeActions(n).concat([undoAction(), redoAction()])) {
     // A button that cannot be used stays focusable (aria-disabled, not
     // disabled), so that keyboard and screen reader users reach its
     // reason too: it is the button's description, and pressing the
@@ -301,6 +310,12 @@ async function undoShape() {
   return editRequest('api/trees/' + S.treeId + '/undo', {});
 }
 
+// redoShape makes the last edit undone on the tree shown again.
+async function redoShape() {
+  if (!canEdit() || !S.token || !S.tree || !S.tree.redo) return false;
+  return editRequest('api/trees/' + S.treeId + '/redo', {});
+}
+
 // editRequest posts an edit of the tree's shape (or an undo) and, once
 // applied, closes the form and notes what was done; the page follows the
 // agent to the new tree (switchTree, with the edit's hint: the node to
@@ -317,7 +332,7 @@ async function editRequest(path, body, onError) {
     const d = r.dropped;
     const lost = d ? [d.forces ? d.forces + (d.forces === 1 ? ' force' : ' forces') : '', d.breakpoints ? d.breakpoints + (d.breakpoints === 1 ? ' breakpoint' : ' breakpoints') : '']
       .filter(Boolean).join(' and ') : '';
-    const what = r.op === 'undo' ? 'Undone: ' + r.undone : r.undo ? r.undo.last.charAt(0).toUpperCase() + r.undo.last.slice(1) : 'Done';
+    const what = r.op === 'undo' ? 'Undone: ' + r.undone : r.op === 'redo' ? 'Redone: ' + r.redone : r.undo ? r.undo.last.charAt(0).toUpperCase() + r.undo.last.slice(1) : 'Done';
     S.shapeNote = { tree: r.tree, text: what + '. Applied to ' + agents + ' (running nodes halted once).' + (lost ? ' Dropped ' + lost + ' of ' + (r.op === 'undo' ? 'nodes the undone edit added.' : 'the nodes deleted.') : '') };
     const sel = r.node >= 0 ? r.node : r.ids && prevSel >= 0 && prevSel < r.ids.length ? r.ids[prevSel] : -1;
     const hint = { from: prev, to: r.tree, ids: r.ids || null, sel };
@@ -410,7 +425,7 @@ function openShapeMenu(id, x, y) {
   const n = tree.nodes[id];
   if (S.selected !== id) selectNode(id);
   const menu = h('div', { id: 'shape-menu', role: 'menu', 'aria-label': 'Edit the tree at ' + fullLabel(id) });
-  const items = shapeActions(n).concat([undoAction()]);
+  const items = shapeActions(n).concat([undoAction(), redoAction()]);
   for (const a of items) {
     if (a.op === 'undo') menu.append(h('div', { role: 'separator', class: 'sm-sep' }));
     const b = h('button', { type: 'button', role: 'menuitem', tabindex: '-1', 'data-op': a.op, title: a.why || a.title }, MENU_TEXT[a.op]);
@@ -502,12 +517,15 @@ function setupShape() {
     if (menu && !menu.contains(e.target)) closeShapeMenu(false);
   }, true);
   window.addEventListener('resize', () => closeShapeMenu(false));
-  // Ctrl+Z (⌘Z), outside fields: Undo.
+  // Ctrl+Z (⌘Z), outside fields: Undo; Ctrl+Shift+Z (⇧⌘Z) or Ctrl+Y: Redo.
   document.addEventListener('keydown', (e) => {
-    if (e.key.toLowerCase() !== 'z' || !(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey) return;
+    const k = e.key.toLowerCase();
+    if (!(e.ctrlKey || e.metaKey) || e.altKey || !(k === 'z' || (k === 'y' && !e.shiftKey))) return;
+    const redo = k === 'y' || e.shiftKey;
     const el = document.activeElement;
-    if ((el && isField(el)) || $('#agent-view').hidden || !canEdit() || !S.token || !S.tree || !S.tree.undo) return;
+    if ((el && isField(el)) || $('#agent-view').hidden || !canEdit() || !S.token || !S.tree || !(redo ? S.tree.redo : S.tree.undo)) return;
     e.preventDefault();
-    undoShape();
+    if (redo) redoShape();
+    else undoShape();
   });
 }

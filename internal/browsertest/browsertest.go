@@ -38,8 +38,28 @@ func Chromium(t testing.TB) string {
 // Start starts headless Chromium with a window and viewport of the given
 // size; it is stopped when the test ends, and gives up after 5 minutes (a
 // whole page test runs in about 40 seconds under -race on a quiet 2-core
-// machine, and has taken 90 on a loaded one).
+// machine, and has taken 90 on a loaded one). A browser that fails to
+// start is started again, twice at most: Debian's launcher script has
+// failed so once in a few hundred starts on a busy machine (a shell test
+// of the free space of /dev/shm), which says nothing of the page.
 func Start(t testing.TB, width, height int) context.Context {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		ctx, stop, err := start(t, width, height)
+		if err == nil {
+			t.Cleanup(stop)
+			return ctx
+		}
+		stop()
+		if attempt == 3 {
+			t.Fatalf("start chromium: %v", err)
+		}
+		t.Logf("start chromium (attempt %d of 3): %v", attempt, err)
+	}
+}
+
+// start starts one browser; stop ends it.
+func start(t testing.TB, width, height int) (ctx context.Context, stop func(), err error) {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(Chromium(t)),
@@ -56,15 +76,12 @@ func Start(t testing.TB, width, height int) context.Context {
 		}
 	}))
 	ctx, cancelTimeout := context.WithTimeout(ctx, 5*time.Minute)
-	t.Cleanup(func() {
+	stop = func() {
 		cancelTimeout()
 		cancelCtx()
 		cancelAlloc()
-	})
-	if err := chromedp.Run(ctx, chromedp.EmulateViewport(int64(width), int64(height))); err != nil {
-		t.Fatalf("start chromium: %v", err)
 	}
-	return ctx
+	return ctx, stop, chromedp.Run(ctx, chromedp.EmulateViewport(int64(width), int64(height)))
 }
 
 // Errors collects the page's uncaught JavaScript errors from now on; the

@@ -249,9 +249,7 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 	if def.Abort > AbortBoth {
 		c.el.add(path, def.Type, def.Line, "abort %d is not an abort mode (none, self, lower or both)", int(def.Abort))
 	} else if def.Abort != AbortNone || def.abortWritten {
-		switch t.kind {
-		case kSequence, kSequenceWithMemory, kSelector:
-		default:
+		if !t.builtin || !abortable(t.kind) {
 			c.el.add(path, def.Type, def.Line, "abort %q is only allowed on Sequence, SequenceWithMemory and Selector", def.Abort)
 		}
 	}

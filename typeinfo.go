@@ -23,6 +23,9 @@ type TypeInfo struct {
 	// AnyParams reports a type registered with the AnyParams option: it
 	// also accepts, and ignores, parameters Params does not list.
 	AnyParams bool
+	// Abort reports a type that takes a conditional-abort mode (a node's
+	// abort: Sequence, SequenceWithMemory and Selector, semantics §7).
+	Abort bool
 }
 
 // ParamInfo describes one parameter of a node type. How much is known
@@ -70,7 +73,7 @@ func (r *Registry) Describe(name string) (TypeInfo, bool) {
 	if !ok {
 		return TypeInfo{}, false
 	}
-	info := TypeInfo{Name: t.name, Category: r.Category(t.name), Builtin: t.builtin, AnyParams: t.anyParams}
+	info := TypeInfo{Name: t.name, Category: r.Category(t.name), Builtin: t.builtin, AnyParams: t.anyParams, Abort: t.builtin && abortable(t.kind)}
 	src := t.info
 	if t.builtin {
 		src = builtinParams[t.name]

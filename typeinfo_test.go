@@ -85,7 +85,9 @@ func TestDescribe(t *testing.T) {
 		{"Dyn", TypeInfo{Name: "Dyn", Category: CategoryAction, Params: []ParamInfo{{Name: "zone"}, {Name: "speed"}}}},
 		{"DynCtl", TypeInfo{Name: "DynCtl", Category: CategoryControl}},
 		{"Plain", TypeInfo{Name: "Plain", Category: CategoryAction}},
-		{"Fallback", TypeInfo{Name: "Selector", Category: CategoryControl, Builtin: true}},
+		{"Fallback", TypeInfo{Name: "Selector", Category: CategoryControl, Builtin: true, Abort: true}},
+		{"SequenceWithMemory", TypeInfo{Name: "SequenceWithMemory", Category: CategoryControl, Builtin: true, Abort: true}},
+		{"ReactiveSequence", TypeInfo{Name: "ReactiveSequence", Category: CategoryControl, Builtin: true}},
 		{"Cooldown", TypeInfo{Name: "Cooldown", Category: CategoryDecorator, Builtin: true, Params: []ParamInfo{
 			{Name: "ms", Type: reflect.TypeFor[time.Duration](), Required: true}}}},
 		{"Check", TypeInfo{Name: "Check", Category: CategoryCondition, Builtin: true, Params: []ParamInfo{

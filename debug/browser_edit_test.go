@@ -36,7 +36,8 @@ func browserRecompile(reg *arbor.Registry) func(*arbor.Tree, *arbor.Document) (*
 // exists" made "noise missing", the sentry investigates (its running
 // path changes), the node stays selected and the note counts the agents
 // moved; an operator the compiler refuses shows its message under the
-// field, and nothing changes; Esc closes the form.
+// field, and nothing changes; Esc closes the form. Then investigate's
+// abort mode is changed from the form's abort field.
 func checkEdit(t *testing.T, ctx context.Context, base string, s *Session) {
 	running := `document.querySelector('#running-list').textContent`
 	id, remove := openNewSentry(t, ctx, base, s, running+`.includes('patrol')`)
@@ -49,8 +50,8 @@ func checkEdit(t *testing.T, ctx context.Context, base string, s *Session) {
 	tree := bt.Eval[int](t, ctx, `S.treeId`)
 	bt.Run(t, ctx, chromedp.Click("#btn-edit", chromedp.ByID))
 	op := `#edit-form [data-param="op"]`
-	bt.Wait(t, ctx, "the form, its first field focused", `document.querySelector('#edit-form [data-param="op"]') !== null &&
-		document.activeElement === document.querySelector('#edit-form [name="name"]')`, 5*time.Second)
+	bt.Wait(t, ctx, "the form, its first field focused, no abort mode for a Check", `document.querySelector('#edit-form [data-param="op"]') !== null &&
+		document.activeElement === document.querySelector('#edit-form [name="name"]') && !document.querySelector('#edit-form [name="abort"]')`, 5*time.Second)
 	// key and op are required: no ×; value, left out, has no default.
 	if got := bt.Eval[string](t, ctx, `document.querySelectorAll('#edit-form .ef-remove').length + ' ' +
 		[...document.querySelectorAll('#edit-form [data-added]')].map((f) => f.dataset.param + ':' + f.dataset.kind + ':' + f.placeholder).join(' ')`); got != "0 value:any:not set" {
@@ -92,6 +93,20 @@ func checkEdit(t *testing.T, ctx context.Context, base string, s *Session) {
 	s.Do(func(m *arbor.Manager) {
 		if op := m.Agent(id).Tree().Node(2).Params["op"]; op != "missing" {
 			t.Errorf("the agent's Check: op %v, want missing", op)
+		}
+	})
+
+	// investigate's abort mode, lower, made self.
+	bt.Run(t, ctx, chromedp.Click(`#tree g.node[data-id="1"] rect`, chromedp.ByQuery))
+	bt.Wait(t, ctx, "investigate's Edit", `(() => { const b = document.querySelector('#btn-edit'); return !!b && !b.disabled && S.selected === 1; })()`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-edit", chromedp.ByID))
+	bt.Wait(t, ctx, "its abort mode in the form", `(document.querySelector('#edit-form [name="abort"]') || {}).value === 'lower'`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.SetValue(`#edit-form [name="abort"]`, "self", chromedp.ByQuery), chromedp.Click("#btn-apply", chromedp.ByID))
+	bt.Wait(t, ctx, "applied: investigate aborts self", `S.tree.nodes[1].abort === 'self' && !document.querySelector('#edit-form') &&
+		document.querySelector('#tree g.node[data-id="1"]').textContent.includes('self')`, 10*time.Second)
+	s.Do(func(m *arbor.Manager) {
+		if mode := m.Agent(id).Tree().Node(1).Abort; mode != arbor.AbortSelf {
+			t.Errorf("the agent's investigate: abort %s, want self", mode)
 		}
 	})
 }

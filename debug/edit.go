@@ -183,6 +183,15 @@ type editRequest struct {
 	Path   string                     `json:"path"`   // the node's path, as the tree's description names it
 	Params map[string]json.RawMessage `json:"params"` // parameters to set; null removes one
 	Name   *string                    `json:"name"`   // the node's new name ("" removes it); absent: unchanged
+	Abort  *string                    `json:"abort"`  // the node's abort mode (none, self, lower, both); absent: unchanged
+}
+
+// nodeEdit is what an edit request changes of a node.
+type nodeEdit struct {
+	set   map[string]any // parameters set
+	unset []string       // parameters removed
+	name  *string        // the new name, when not nil
+	abort *arbor.Abort   // the new abort mode, when not nil
 }
 
 // editAnswer is the answer of an edit (of parameters, of shape, or an
@@ -238,23 +247,30 @@ func (h *handler) editTree(w http.ResponseWriter, r *http.Request) {
 	if !h.decodeJSON(w, r, &req) {
 		return
 	}
-	if req.Path == "" || (req.Params == nil && req.Name == nil) {
-		h.fail(w, http.StatusBadRequest, `bad body: want {"path": "…", "params": {…}, "name": "…"} (params, name or both)`)
+	if req.Path == "" || (req.Params == nil && req.Name == nil && req.Abort == nil) {
+		h.fail(w, http.StatusBadRequest, `bad body: want {"path": "…", "params": {…}, "name": "…", "abort": "…"} (params, name, abort or several)`)
 		return
+	}
+	ed := nodeEdit{set: map[string]any{}, name: req.Name}
+	if req.Abort != nil {
+		m, ok := arbor.ParseAbort(*req.Abort)
+		if !ok || *req.Abort == "" {
+			h.fail(w, http.StatusBadRequest, "bad abort %q: want none, self, lower or both", truncate(*req.Abort, 40))
+			return
+		}
+		ed.abort = &m
 	}
 	if req.Name != nil && len(*req.Name) > 200 {
 		h.fail(w, http.StatusBadRequest, "bad name: at most 200 bytes")
 		return
 	}
-	set := map[string]any{}
-	var unset []string
 	for k, raw := range req.Params {
 		switch {
 		case k == "" || len(k) > 100:
 			h.fail(w, http.StatusBadRequest, "bad parameter name %q: want 1 to 100 bytes", truncate(k, 40))
 			return
 		case reservedParams[k]:
-			h.fail(w, http.StatusBadRequest, "%q is not a parameter (a node's name is the body's \"name\"; its type, children, guard and abort cannot be edited)", k)
+			h.fail(w, http.StatusBadRequest, "%q is not a parameter (a node's name and abort mode are the body's \"name\" and \"abort\"; its type, children and guard change with shape edits)", k)
 			return
 		}
 		var v any
@@ -263,13 +279,13 @@ func (h *handler) editTree(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if v == nil {
-			unset = append(unset, k)
+			ed.unset = append(ed.unset, k)
 		} else {
-			set[k] = v
+			ed.set[k] = v
 		}
 	}
 	s.mu.Lock()
-	ans, herr := s.editLocked(tid, req.Path, set, unset, req.Name)
+	ans, herr := s.editLocked(tid, req.Path, ed)
 	s.mu.Unlock()
 	h.answerEdit(w, ans, herr, "edit", req.Path)
 }
@@ -285,8 +301,9 @@ func editFail(code int, format string, args ...any) *editError {
 }
 
 // editLocked applies an edit of node path of tree tid: parameters set
-// and unset, and the name when not nil.
-func (s *Session) editLocked(tid int, nodePath string, set map[string]any, unset []string, name *string) (*editAnswer, *editError) {
+// and unset, the name and the abort mode.
+func (s *Session) editLocked(tid int, nodePath string, ed nodeEdit) (*editAnswer, *editError) {
+	set, unset, name := ed.set, ed.unset, ed.name
 	td, agents, herr := s.editTarget(tid)
 	if herr != nil {
 		return nil, herr
@@ -324,6 +341,10 @@ func (s *Session) editLocked(tid int, nodePath string, set map[string]any, unset
 	}
 	if name != nil && *name != def.Name {
 		def.Name, changed = *name, true
+	}
+	if ed.abort != nil && *ed.abort != def.Abort {
+		// The compile refuses a mode on a node that takes none.
+		def.Abort, changed = *ed.abort, true
 	}
 	if !changed {
 		return &editAnswer{OK: true, Tree: td.ID, TreeName: td.Name, Node: node, Path: nodePath, Unchanged: true, Undo: s.undoOf(old), Redo: s.redoOf(old), Rev: s.rev}, nil

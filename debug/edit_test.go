@@ -189,14 +189,15 @@ func TestEditCompileError(t *testing.T) {
 		{`{"path": "` + pathInvestWait + `", "params": {"ticks": -2}}`, `parameter "ticks"`},
 		{`{"path": "` + pathInvestWait + `", "params": {"ticks": "two"}}`, `parameter "ticks"`},
 		{`{"path": "` + pathPatrolStep + `", "params": {"speed": 2}}`, `unknown parameter "speed"`},
+		{`{"path": "` + pathNoise + `", "abort": "self"}`, `abort "self" is only allowed on Sequence, SequenceWithMemory and Selector`},
 	} {
 		code, ans := editTree(t, h, tid, c.body)
 		if msg, _ := ans["error"].(string); code != 400 || !strings.Contains(msg, c.msg) || ans["compile"] != true {
 			t.Errorf("%s: %d %v, want 400 with %q", c.body, code, ans, c.msg)
 		}
 	}
-	if *calls != 4 {
-		t.Errorf("Recompile called %d times, want 4", *calls)
+	if *calls != 5 {
+		t.Errorf("Recompile called %d times, want 5", *calls)
 	}
 	after := treesOf(s)
 	for i := range before {
@@ -209,6 +210,38 @@ func TestEditCompileError(t *testing.T) {
 	}
 	if op := before[0].Document().Trees["Sentry"].Children[0].Children[0].Params["op"]; op != "exists" {
 		t.Errorf("the tree's Document changed: op %v", op)
+	}
+}
+
+// The edit changes a composite's abort mode (the description says which
+// nodes take one), alone or with its name; the same mode changes nothing.
+func TestEditAbort(t *testing.T) {
+	s, h, tid, _ := editSession(t, Options{})
+	_, info := get(t, h, fmt.Sprintf("/api/trees/%d", tid))
+	var abortable []string
+	for _, x := range info["nodes"].([]any) {
+		if nd := x.(map[string]any); nd["abortable"] == true {
+			abortable = append(abortable, fmt.Sprintf("%v %v", nd["label"], nd["abort"]))
+		}
+	}
+	if got := strings.Join(abortable, ", "); got != "Selector <nil>, investigate lower, patrol <nil>" {
+		t.Errorf("abortable nodes: %s", got)
+	}
+	code, ans := editTree(t, h, tid, `{"path": "Sentry.children[0]", "abort": "lower"}`)
+	if code != 200 || ans["unchanged"] != true {
+		t.Errorf("the same mode: %d %v", code, ans)
+	}
+	code, ans = editTree(t, h, tid, `{"path": "Sentry.children[0]", "abort": "both", "name": "look"}`)
+	if code != 200 || ans["unchanged"] == true {
+		t.Fatalf("abort both: %d %v", code, ans)
+	}
+	nt := treesOf(s)[0]
+	if n := nt.Node(1); n.Abort != arbor.AbortBoth || n.Name != "look" {
+		t.Errorf("after the edit: %s %q", n.Abort, n.Name)
+	}
+	code, ans = editTree(t, h, int(ans["tree"].(float64)), `{"path": "Sentry.children[0]", "abort": "none"}`)
+	if code != 200 || treesOf(s)[0].Node(1).Abort != arbor.AbortNone || ans["undo"].(map[string]any)["count"] != 2.0 {
+		t.Errorf("abort none: %d %v", code, ans)
 	}
 }
 
@@ -237,6 +270,8 @@ func TestEditRefused(t *testing.T) {
 		{"path of no node, a prefix of one", "POST", path, `{"path": "` + pathPrefix + `", "params": {"x": 1}}`, controlHeaders, 400, "no node at path"},
 		{"no path", "POST", path, `{"params": {"op": "missing"}}`, controlHeaders, 400, `want {"path"`},
 		{"nothing to change", "POST", path, `{"path": "` + pathNoise + `"}`, controlHeaders, 400, `want {"path"`},
+		{"a bad abort mode", "POST", path, `{"path": "Sentry.children[0]", "abort": "lowest"}`, controlHeaders, 400, `bad abort "lowest": want none, self, lower or both`},
+		{"an empty abort mode", "POST", path, `{"path": "Sentry.children[0]", "abort": ""}`, controlHeaders, 400, `bad abort ""`},
 		{"unknown field", "POST", path, `{"path": "` + pathNoise + `", "type": "Success"}`, controlHeaders, 400, "unknown field"},
 		{"a SubTree's tree", "POST", path, `{"path": "` + pathRestCall + `", "params": {"tree": "Sentry"}}`, controlHeaders, 400, "a SubTree's tree cannot be edited"},
 		{"children", "POST", path, `{"path": "` + pathNoise + `", "params": {"children": []}}`, controlHeaders, 400, `"children" is not a parameter`},

@@ -65,6 +65,7 @@ type nodeDesc struct {
 	SubtreeRoot bool           `json:"subtreeRoot,omitempty"`
 	InSubtree   bool           `json:"inSubtree,omitempty"`
 	Abort       string         `json:"abort,omitempty"`
+	Abortable   bool           `json:"abortable,omitempty"` // its type takes an abort mode (the edit form offers it)
 	Params      map[string]any `json:"params,omitempty"`
 	Label       string         `json:"label"`
 	Sub         string         `json:"sub,omitempty"` // type (when named) and key parameters
@@ -94,6 +95,9 @@ func describeTree(t *arbor.Tree, id int) *treeDesc {
 		}
 		if info.Abort != arbor.AbortNone {
 			nd.Abort = info.Abort.String()
+		}
+		if ti, ok := builtins.Describe(info.Type); ok {
+			nd.Abortable = ti.Abort
 		}
 		d.Nodes[i] = nd
 		d.parent[i] = int32(info.Parent)

@@ -84,7 +84,7 @@ function renderParams(n) {
   if (n.params || canEdit()) {
     const head = h('h4', { class: 'params-head', text: 'Parameters' });
     if (canEdit()) {
-      const b = h('button', { id: 'btn-edit', type: 'button', title: S.token ? 'Edit the node\'s parameters and name: Apply changes the tree of every agent running it' : NEED_TOKEN,
+      const b = h('button', { id: 'btn-edit', type: 'button', title: S.token ? 'Edit the node\'s parameters and name' + (n.abortable ? ', and its abort mode' : '') + ': Apply changes the tree of every agent running it' : NEED_TOKEN,
         'aria-label': 'Edit the node', onclick: () => openEdit(n) }, '✎ Edit');
       b.disabled = !S.token;
       head.append(' ', b);
@@ -94,7 +94,7 @@ function renderParams(n) {
   if (n.params) kids.push(h('pre', { text: JSON.stringify(n.params, null, 2) }));
   else if (canEdit()) {
     const t = typeOf(n);
-    kids.push(h('p', { class: 'muted', text: leftOut(n).length || (t && t.anyParams) ? 'none: all at their defaults (Edit sets one, or its name)' : 'none (Edit changes its name)' }));
+    kids.push(h('p', { class: 'muted', text: leftOut(n).length || (t && t.anyParams) ? 'none: all at their defaults (Edit sets one, or its name)' : n.abortable ? 'none (Edit changes its name and abort mode)' : 'none (Edit changes its name)' }));
   }
   if (note) {
     // A live region announces a change of its text, not the text it was
@@ -156,6 +156,15 @@ function editForm(n) {
   const nameIn = h('input', { type: 'text', name: 'name', autocomplete: 'off', placeholder: n.type + ' (no name)' });
   nameIn.value = n.name || '';
   form.append(row('name', nameIn, 'The node\'s name (its label); empty: none'));
+  if (n.abortable) {
+    // Its conditional-abort mode: which of its conditions, re-evaluated
+    // while a branch runs, abort what runs (semantics §7).
+    const modes = { none: 'none', self: 'self: while it runs, a change of its conditions aborts it',
+      lower: 'lower: while a lower-priority branch runs, a change of its conditions aborts that branch', both: 'both: self and lower' };
+    const sel = h('select', { name: 'abort' }, ...Object.keys(modes).map((m) => h('option', { value: m, text: modes[m] })));
+    sel.value = n.abort || 'none';
+    form.append(row('abort', sel, 'The conditional-abort mode: none, self, lower or both'));
+  }
   for (const k of editableParams(n)) {
     const v = n.params[k];
     const kind = paramKind(v);
@@ -380,7 +389,9 @@ async function applyEdit(n, form) {
   const body = { path: n.path, params };
   const name = form.querySelector('[name="name"]').value.trim();
   if (name !== (n.name || '')) body.name = name;
-  if (!Object.keys(params).length && body.name === undefined) {
+  const abort = form.querySelector('[name="abort"]');
+  if (abort && abort.value !== (n.abort || 'none')) body.abort = abort.value;
+  if (!Object.keys(params).length && body.name === undefined && body.abort === undefined) {
     fieldError(form, null, 'Nothing to apply: no value changed.');
     form.querySelector('#ef-form-err').classList.add('ef-info'); // a note, not an error
     return;

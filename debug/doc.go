@@ -77,8 +77,9 @@
 // # Editing trees
 //
 // With Options.Controls and Options.Recompile, the page edits a running
-// tree: the parameters and the name of a node (not its type, guard,
-// abort, nor a SubTree's tree), and its shape (below). The
+// tree: the parameters, the name and a composite's abort mode of a node
+// (POST api/trees/{tid}/edit {"path", "params", "name", "abort"}; not its
+// type, guard, nor a SubTree's tree), and its shape (below). The
 // session applies the edit to a copy of the tree's Document, never to the
 // Document itself, and hands the copy to Recompile, which compiles it as
 // the program compiled the tree (its registry, its stand-ins):

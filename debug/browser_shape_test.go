@@ -210,6 +210,40 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 	}
 }
 
+// checkShapeGuard gives Step a guard from the Shape section (conditions
+// only offered; patrol, which has one, cannot get another), then undoes
+// it.
+func checkShapeGuard(t *testing.T, ctx context.Context, base string, s *Session) {
+	id, remove := openNewSentry(t, ctx, base, s, "")
+	defer remove()
+	click := func(node int) {
+		t.Helper()
+		bt.Run(t, ctx, chromedp.Click("#btn-fit", chromedp.ByID), chromedp.Click(fmt.Sprintf(`#tree g.node[data-id="%d"] rect`, node), chromedp.ByQuery))
+	}
+	click(5)
+	bt.Wait(t, ctx, "patrol's + Guard says why not", `(() => { const b = document.querySelector('#btn-shape-guard');
+		return !!b && unusable(b) && b.title.startsWith('It has a guard') && S.tree.nodes[S.selected].name === 'patrol'; })()`, 5*time.Second)
+	click(8)
+	bt.Wait(t, ctx, "Step's + Guard", `(() => { const b = document.querySelector('#btn-shape-guard'); return !!b && !unusable(b) && S.tree.nodes[S.selected].type === 'Step'; })()`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-shape-guard", chromedp.ByID))
+	bt.Wait(t, ctx, "the guard's form: conditions only", `document.activeElement === document.querySelector('#sf-type') &&
+		document.querySelector('#shape-form').getAttribute('aria-label') === 'Guard Step with' &&
+		[...document.querySelectorAll('#sf-type optgroup')].map((g) => g.label).join(' ') === 'Conditions'`, 5*time.Second)
+	setType(t, ctx, "Check")
+	bt.Run(t, ctx, chromedp.SetValue(`#shape-form [data-param="key"]`, "noise", chromedp.ByQuery),
+		chromedp.SetValue(`#shape-form [data-param="op"]`, "missing", chromedp.ByQuery), chromedp.Click("#btn-shape-apply", chromedp.ByID))
+	bt.Wait(t, ctx, "guarded: the new Check selected, Undo focused", shapeNow(13, "Check", "Sentry.children[1].children[2].guard")+` && `+
+		shapeNote("Guard Step with Check. Applied to 1 agent")+` && document.activeElement === document.querySelector('#btn-shape-undo')`, 10*time.Second)
+	s.Do(func(m *arbor.Manager) {
+		if got := outline(m.Agent(id).Tree()); got != "Selector(investigate(Check Set Wait) patrol[Check](Set Wait Step[Check] SubTree(Wait)))" {
+			t.Errorf("the agent's tree: %s", got)
+		}
+	})
+	bt.Run(t, ctx, chromedp.Click("#btn-shape-undo", chromedp.ByID))
+	// The guard selected is gone: the node it guarded is selected.
+	bt.Wait(t, ctx, "the guard undone, Step selected", `S.tree.nodes.length === 12 && S.tree.nodes[S.selected].type === 'Step' && `+shapeNote("Undone: guard Step with Check."), 10*time.Second)
+}
+
 // checkShapeStaleMenu opens a node's context menu, changes the tree
 // behind the page's back (a node added before it, which takes its path)
 // and picks Delete: the menu was the old tree's, and nothing is deleted.

@@ -30,15 +30,16 @@ const (
 	opMove   = "move"   // among its siblings, by "by" places
 	opWrap   = "wrap"   // in a new decorator (or composite)
 	opUnwrap = "unwrap" // replace the node by its only child
+	opGuard  = "guard"  // a new guard of the node, which has none
 )
 
-var shapeOps = []string{opAdd, opInsert, opDelete, opMove, opWrap, opUnwrap}
+var shapeOps = []string{opAdd, opInsert, opDelete, opMove, opWrap, opUnwrap, opGuard}
 
 // shapeRequest is the body of POST api/trees/{tid}/shape.
 type shapeRequest struct {
 	Op   string   `json:"op"`
 	Path string   `json:"path"` // the node's path, as the tree's description names it
-	Node *newNode `json:"node"` // add, insert, wrap: the new node
+	Node *newNode `json:"node"` // add, insert, wrap, guard: the new node
 	// Index, for add: the new child's place among the children (0 the
 	// first); absent: the last.
 	Index *int `json:"index"`
@@ -73,7 +74,7 @@ func (h *handler) shapeTree(w http.ResponseWriter, r *http.Request) {
 	}
 	var params map[string]any
 	switch req.Op {
-	case opAdd, opInsert, opWrap:
+	case opAdd, opInsert, opWrap, opGuard:
 		if req.Node == nil || req.Node.Type == "" {
 			h.fail(w, http.StatusBadRequest, `bad body: %s wants the new node, "node": {"type": "…", "name": "…", "params": {…}}`, req.Op)
 			return
@@ -169,7 +170,10 @@ func (s *Session) shapeLocked(tid int, req *shapeRequest, params map[string]any)
 	var made *arbor.Node // the node to select in the new tree
 	var what string
 	switch req.Op {
-	case opAdd, opInsert, opWrap:
+	case opAdd, opInsert, opWrap, opGuard:
+		if req.Op == opGuard && sl.node.Guard != nil {
+			return nil, editFail(http.StatusBadRequest, "%s has a guard already (%s): delete it first, or wrap it (in an Inverter, a Sequence...)", label, sl.node.Guard.Type)
+		}
 		n, herr := makeNode(reg, doc, req.Node, params, req.Op)
 		if herr != nil {
 			return nil, herr
@@ -187,6 +191,11 @@ func (s *Session) shapeLocked(tid int, req *shapeRequest, params map[string]any)
 			n.SingleChild = reg.Category(n.Type) == arbor.CategoryDecorator
 			sl.set(doc, n)
 			what = "wrap " + label + " in " + n.Type
+		case opGuard:
+			// The compile refuses what cannot be a guard (an action), and
+			// a guard on a node that takes none.
+			sl.node.Guard = n
+			what = "guard " + label + " with " + n.Type
 		}
 		if herr != nil {
 			return nil, herr
@@ -243,11 +252,12 @@ func (s *Session) shapeLocked(tid int, req *shapeRequest, params map[string]any)
 	return ans, nil
 }
 
-// makeNode makes the node an add, insert or wrap adds: a type the
+// makeNode makes the node an add, insert, wrap or guard adds: a type the
 // registry knows (or the document uses already: a program's stand-in),
 // with its required parameters; a new node of add or insert is a leaf
 // (a composite or decorator needs children: add a leaf, then wrap it),
-// the node of a wrap a decorator or a composite.
+// the node of a wrap a decorator or a composite, a new guard a condition
+// (wrapped afterwards in an Inverter or a composite as need be).
 func makeNode(reg *arbor.Registry, doc *arbor.Document, nn *newNode, params map[string]any, op string) (*arbor.Node, *editError) {
 	typ := nn.Type
 	cat := reg.Category(typ)
@@ -266,6 +276,10 @@ func makeNode(reg *arbor.Registry, doc *arbor.Document, nn *newNode, params map[
 		}
 	}
 	switch op {
+	case opGuard:
+		if cat != arbor.CategoryCondition {
+			return nil, editFail(http.StatusBadRequest, "%s is not a condition (%s): a guard is a condition (Check, Success, Failure or the program's)", typ, catName(cat))
+		}
 	case opWrap:
 		if cat != arbor.CategoryDecorator && cat != arbor.CategoryControl {
 			return nil, editFail(http.StatusBadRequest, "%s is not a decorator nor a composite (%s): wrap in a decorator (Inverter, ForceSuccess, Repeat, Timeout…) or a composite", typ, cat)

@@ -137,6 +137,10 @@ func TestShapeOps(t *testing.T) {
 			"Selector(investigate(Check Set Wait) patrol[Check](Set Wait Step SubTree(Timeout(Wait))))", pathRest, 0},
 		{"wrap a guard", `{"op": "wrap", "path": "` + pathGuard + `", "node": {"type": "Inverter"}}`,
 			"Selector(investigate(Check Set Wait) patrol[Inverter(Check)](Set Wait Step SubTree(Wait)))", pathGuard, 0},
+		{"guard a node", `{"op": "guard", "path": "` + pathPatrolStep + `", "node": {"type": "Check", "params": {"key": "hp", "op": ">", "value": 1}}}`,
+			"Selector(investigate(Check Set Wait) patrol[Check](Set Wait Step[Check] SubTree(Wait)))", pathPatrolStep + ".guard", 0},
+		{"guard the root", `{"op": "guard", "path": "` + pathRoot + `", "node": {"type": "Success"}}`,
+			"Selector[Success](investigate(Check Set Wait) patrol[Check](Set Wait Step SubTree(Wait)))", pathRoot + ".guard", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, h, tid, calls := editSession(t, Options{})
@@ -304,6 +308,11 @@ func TestShapeErrors(t *testing.T) {
 		{`{"op": "add", "path": "` + pathRoot + `", "node": {"type": "SubTree", "params": {"tree": "Nope"}}}`, 400, "Nope"},
 		{`{"op": "add", "path": "` + pathRoot + `", "node": {"type": "Wait", "params": {"ticks": 1, "ms": 5}}}`, 400, "Wait"},
 		{`{"op": "wrap", "path": "` + pathGuard + `", "node": {"type": "Repeat", "params": {"count": 2}}}`, 400, "not allowed in a guard"},
+		// Guards: a condition, on a node that has none.
+		{`{"op": "guard", "path": "` + pathPatrol + `", "node": {"type": "Success"}}`, 400, `patrol has a guard already (Check): delete it first, or wrap it`},
+		{`{"op": "guard", "path": "` + pathNoise + `", ` + node("Step") + `}`, 400, "Step is not a condition (action): a guard is a condition"},
+		{`{"op": "guard", "path": "` + pathNoise + `", ` + node("Inverter") + `}`, 400, "Inverter is not a condition (decorator)"},
+		{`{"op": "guard", "path": "` + pathNoise + `"}`, 400, "guard wants the new node"},
 	} {
 		code, ans := shapeEdit(t, h, tid, c.body)
 		msg, _ := ans["error"].(string)

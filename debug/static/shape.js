@@ -6,7 +6,7 @@
 
 // MENU_TEXT names the shape edits in the context menu, and to screen
 // readers on the Node tab's buttons (whose text has arrows).
-const MENU_TEXT = { add: 'Add a child…', insert: 'Insert a sibling after…', up: 'Move up', down: 'Move down', wrap: 'Wrap in…', unwrap: 'Unwrap', delete: 'Delete', undo: 'Undo', redo: 'Redo' };
+const MENU_TEXT = { add: 'Add a child…', insert: 'Insert a sibling after…', up: 'Move up', down: 'Move down', wrap: 'Wrap in…', guard: 'Add a guard…', unwrap: 'Unwrap', delete: 'Delete', undo: 'Undo', redo: 'Redo' };
 
 // CATEGORY_NAMES heads the groups of the type list.
 const CATEGORY_NAMES = { action: 'Actions', condition: 'Conditions', subtree: 'Subtrees', decorator: 'Decorators', control: 'Composites' };
@@ -53,6 +53,8 @@ function shapeActions(n) {
     { op: 'down', text: '↓ Down', title: 'Move ' + me + ' after its next sibling',
       why: token || place || (at < 0 || at >= kids.length - 1 ? 'It is the last child of ' + pl + ' already' : '') },
     { op: 'wrap', text: 'Wrap…', title: 'Wrap ' + me + ' in a decorator (Inverter, Repeat, Timeout…) or a composite: pick its type', why: token },
+    { op: 'guard', text: '+ Guard…', title: 'Give ' + me + ' a guard: a condition checked whenever it is visited, false making it fail without a tick (pick its type)',
+      why: token || (n.guard >= 0 ? 'It has a guard: select the guard to wrap it (in an Inverter, a Sequence…) or delete it' : '') },
     { op: 'unwrap', text: 'Unwrap', title: 'Replace ' + me + ' by its only child',
       why: token || (cat === 'subtree' ? 'A SubTree\'s child is the tree it runs'
         : n.children.length !== 1 ? 'Only a node with one child can be unwrapped (replaced by its child)'
@@ -84,7 +86,7 @@ function redoAction() {
 function runShape(n, op) {
   if (op === 'undo') return undoShape();
   if (op === 'redo') return redoShape();
-  if (op === 'add' || op === 'insert' || op === 'wrap') return openShapeForm(n, op);
+  if (op === 'add' || op === 'insert' || op === 'wrap' || op === 'guard') return openShapeForm(n, op);
   if (op === 'up' || op === 'down') return sendShape({ op: 'move', path: n.path, by: op === 'up' ? -1 : 1 });
   if (op === 'delete') {
     // The focus goes to Undo, not to the Delete of the node selected
@@ -162,7 +164,7 @@ function shapeMessage(text, error) {
 }
 
 // openShapeForm opens the form picking the node that op (add, insert,
-// wrap) puts in the tree at node n, its type list focused.
+// wrap, guard) puts in the tree at node n, its type list focused.
 function openShapeForm(n, op) {
   if (!canEdit() || !S.token) return;
   S.edit = null; // one form at a time
@@ -197,15 +199,16 @@ function unusable(b) {
 
 // shapeForm builds the form of op at node n: the new node's type (the
 // palette's leaves for add and insert, its decorators and composites for
-// wrap), its name and the parameters its type takes (those it requires
-// first), Apply and Cancel.
+// wrap, its conditions for guard), its name and the parameters its type
+// takes (those it requires first), Apply and Cancel.
 function shapeForm(n, op) {
   const me = fullLabel(n.id);
-  const what = { add: 'Add a child to ' + me, insert: 'Insert a node after ' + me, wrap: 'Wrap ' + me + ' in' }[op];
+  const what = { add: 'Add a child to ' + me, insert: 'Insert a node after ' + me, wrap: 'Wrap ' + me + ' in', guard: 'Guard ' + me + ' with' }[op];
   const form = h('form', { id: 'shape-form', class: 'edit-form', 'aria-label': what });
   form.append(h('h4', { text: what }));
-  const cats = op === 'wrap' ? ['decorator', 'control'] : ['action', 'condition', 'subtree'];
-  const sel = h('select', { id: 'sf-type', name: 'type', title: op === 'wrap' ? 'The decorator (or composite) to wrap the node in' : 'The new node\'s type: a leaf (a composite or a decorator needs children: add a leaf, then wrap it)' });
+  const cats = { wrap: ['decorator', 'control'], guard: ['condition'] }[op] || ['action', 'condition', 'subtree'];
+  const sel = h('select', { id: 'sf-type', name: 'type', title: { wrap: 'The decorator (or composite) to wrap the node in',
+    guard: 'The guard\'s condition (wrap it afterwards in an Inverter or a composite as need be)' }[op] || 'The new node\'s type: a leaf (a composite or a decorator needs children: add a leaf, then wrap it)' });
   const palette = (S.tree.palette || []);
   for (const c of cats) {
     const types = palette.filter((p) => p.category === c);
@@ -214,7 +217,8 @@ function shapeForm(n, op) {
     for (const p of types) g.append(h('option', { value: p.type, text: p.type }));
     sel.append(g);
   }
-  const last = S.shapeLast[op === 'wrap' ? 'wrap' : 'add'] || (op === 'wrap' ? 'Inverter' : '');
+  const lastKey = op === 'wrap' || op === 'guard' ? op : 'add';
+  const last = S.shapeLast[lastKey] || (op === 'wrap' ? 'Inverter' : '');
   if (last && palette.some((p) => p.type === last && cats.includes(p.category))) sel.value = last;
   const row = (name, field, hint) => {
     const id = field.id || 'sf-' + name;
@@ -280,10 +284,12 @@ async function applyShapeForm(n, op, form) {
   const name = $('#sf-name').value.trim();
   if (name) node.name = name;
   if (Object.keys(params).length) node.params = params;
-  S.shapeLast[op === 'wrap' ? 'wrap' : 'add'] = type;
+  S.shapeLast[op === 'wrap' || op === 'guard' ? op : 'add'] = type;
   const apply = $('#btn-shape-apply');
   apply.disabled = true;
-  S.shapeFocus = { op, tree: -1 }; // once applied, on the new tree: its button, else Undo
+  // Once applied, on the new tree: the op's button, else Undo (after a
+  // guard, Undo: the new guard's own + Guard would guard the guard).
+  S.shapeFocus = { op: op === 'guard' ? 'undo' : op, tree: -1 };
   await sendShape({ op, path: n.path, node }, (err) => {
     S.shapeFocus = null;
     apply.disabled = false;
@@ -316,6 +322,21 @@ async function redoShape() {
   return editRequest('api/trees/' + S.treeId + '/redo', {});
 }
 
+// keptNode is the node of the new tree to select after an undo or redo
+// that maps node ids by ids (old → new, -1: gone): the node selected in
+// tree prev, or, when the step removed it, its nearest ancestor kept (a
+// guard's: the node it guards), so that the Shape section, and the note
+// of what was done, stay on screen. -1: none.
+function keptNode(prev, sel, ids) {
+  if (!ids || !prev) return -1;
+  for (let i = sel, hops = 0; i >= 0 && i < ids.length && hops <= prev.nodes.length; hops++) {
+    if (ids[i] >= 0) return ids[i];
+    const n = prev.nodes[i];
+    i = n.guardOf >= 0 ? n.guardOf : n.parent;
+  }
+  return -1;
+}
+
 // editRequest posts an edit of the tree's shape (or an undo) and, once
 // applied, closes the form and notes what was done; the page follows the
 // agent to the new tree (switchTree, with the edit's hint: the node to
@@ -334,7 +355,7 @@ async function editRequest(path, body, onError) {
       .filter(Boolean).join(' and ') : '';
     const what = r.op === 'undo' ? 'Undone: ' + r.undone : r.op === 'redo' ? 'Redone: ' + r.redone : r.undo ? r.undo.last.charAt(0).toUpperCase() + r.undo.last.slice(1) : 'Done';
     S.shapeNote = { tree: r.tree, text: what + '. Applied to ' + agents + ' (running nodes halted once).' + (lost ? ' Dropped ' + lost + ' of ' + (r.op === 'undo' ? 'nodes the undone edit added.' : 'the nodes deleted.') : '') };
-    const sel = r.node >= 0 ? r.node : r.ids && prevSel >= 0 && prevSel < r.ids.length ? r.ids[prevSel] : -1;
+    const sel = r.node >= 0 ? r.node : keptNode(prev, prevSel, r.ids);
     const hint = { from: prev, to: r.tree, ids: r.ids || null, sel };
     if (S.treeId === r.tree) applyEditHint(hint); // the live update came first
     else S.editHint = hint;

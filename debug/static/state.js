@@ -74,7 +74,7 @@ const S = {
   shapeForm: null, // the node whose shape form is open: { tree, node, op } (shape.js)
   shapeKey: '', // what the Node tab's Shape section shows
   shapeNote: null, // the answer of the last shape edit or undo: { tree, text }
-  shapeLast: {}, // the type last picked to add ('add') and to wrap with ('wrap')
+  shapeLast: {}, // the type last picked to add ('add'), to wrap with ('wrap') and to guard with ('guard')
   shapeFocus: null, // { op, tree }: op's button gets the focus once the page shows tree, the edit's
   editHint: null, // an edit's answer waiting for its tree: { from, to, ids, sel } (switchTree)
   dlTree: null, // the tree Download tree was set up for

@@ -36,6 +36,12 @@ func setType(t *testing.T, ctx context.Context, typ string) {
 	bt.Eval[bool](t, ctx, fmt.Sprintf(`(() => { const s = document.querySelector('#sf-type'); s.value = %q; s.dispatchEvent(new Event('change')); return true; })()`, typ))
 }
 
+// clickNode fits the tree in the view and clicks node id.
+func clickNode(t *testing.T, ctx context.Context, id int) {
+	t.Helper()
+	bt.Run(t, ctx, chromedp.Click("#btn-fit", chromedp.ByID), chromedp.Click(fmt.Sprintf(`#tree g.node[data-id="%d"] rect`, id), chromedp.ByQuery))
+}
+
 // checkShape changes a sentry's tree from the page: a Set added to the
 // patrol (the form names a parameter the type requires, the agent runs
 // the new node), moved up, the SubTree wrapped in an Inverter from the
@@ -45,12 +51,8 @@ func setType(t *testing.T, ctx context.Context, typ string) {
 func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 	id, remove := openNewSentry(t, ctx, base, s, "")
 	defer remove()
-	click := func(node int) {
-		t.Helper()
-		bt.Run(t, ctx, chromedp.Click("#btn-fit", chromedp.ByID), chromedp.Click(fmt.Sprintf(`#tree g.node[data-id="%d"] rect`, node), chromedp.ByQuery))
-	}
 	// The root cannot be deleted nor moved: the buttons say why.
-	click(0)
+	clickNode(t, ctx, 0)
 	bt.Wait(t, ctx, "the root's Shape section", `(() => { const d = document.querySelector('#btn-shape-delete'), u = document.querySelector('#btn-shape-undo');
 		return !!d && unusable(d) && d.title === "The tree's root cannot be deleted" && unusable(document.querySelector('#btn-shape-up')) &&
 			!unusable(document.querySelector('#btn-shape-add')) && unusable(u) && u.title.startsWith('Nothing to undo'); })()`, 5*time.Second)
@@ -67,7 +69,7 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 			shapeActions(ns[r]).some((a) => a.op === 'insert' && a.why === 'It is the root of a subtree: it has no siblings'); })()`, 5*time.Second)
 
 	// Add a child to the patrol (node 5): a Check without its op first.
-	click(5)
+	clickNode(t, ctx, 5)
 	bt.Wait(t, ctx, "patrol's + Child", `(() => { const b = document.querySelector('#btn-shape-add');
 		return !!b && !unusable(b) && document.querySelector('#node-info').textContent.includes('patrol'); })()`, 5*time.Second)
 	tid := bt.Eval[int](t, ctx, `S.treeId`)
@@ -147,7 +149,7 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 	control(t, base, "POST", fmt.Sprintf("/api/agents/%d/forces", id), `{"node": 8, "status": "failure"}`)
 	control(t, base, "POST", fmt.Sprintf("/api/agents/%d/breakpoints", id), `{"node": 8, "on": ["abort"]}`)
 	bt.Wait(t, ctx, "Step forced", `S.tree.nodes[8].type === 'Step' && forcesOf(S.agent).some((f) => f.node === 8) && (S.agent.breakpoints || []).some((b) => b.node === 8)`, 5*time.Second)
-	click(8)
+	clickNode(t, ctx, 8)
 	bt.Wait(t, ctx, "Step's Delete", `(() => { const b = document.querySelector('#btn-shape-delete'); return !!b && !unusable(b) && S.tree.nodes[S.selected].type === 'Step'; })()`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.Click("#btn-shape-delete", chromedp.ByID))
 	bt.Wait(t, ctx, "deleted: its force and breakpoint dropped, the next sibling selected", shapeNow(13, "Set", "Sentry.children[1].children[2]")+` &&
@@ -216,14 +218,10 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 func checkShapeGuard(t *testing.T, ctx context.Context, base string, s *Session) {
 	id, remove := openNewSentry(t, ctx, base, s, "")
 	defer remove()
-	click := func(node int) {
-		t.Helper()
-		bt.Run(t, ctx, chromedp.Click("#btn-fit", chromedp.ByID), chromedp.Click(fmt.Sprintf(`#tree g.node[data-id="%d"] rect`, node), chromedp.ByQuery))
-	}
-	click(5)
+	clickNode(t, ctx, 5)
 	bt.Wait(t, ctx, "patrol's + Guard says why not", `(() => { const b = document.querySelector('#btn-shape-guard');
 		return !!b && unusable(b) && b.title.startsWith('It has a guard') && S.tree.nodes[S.selected].name === 'patrol'; })()`, 5*time.Second)
-	click(8)
+	clickNode(t, ctx, 8)
 	bt.Wait(t, ctx, "Step's + Guard", `(() => { const b = document.querySelector('#btn-shape-guard'); return !!b && !unusable(b) && S.tree.nodes[S.selected].type === 'Step'; })()`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.Click("#btn-shape-guard", chromedp.ByID))
 	bt.Wait(t, ctx, "the guard's form: conditions only", `document.activeElement === document.querySelector('#sf-type') &&

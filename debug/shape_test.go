@@ -516,6 +516,26 @@ func TestShapeRemapsForcesAndBreakpoints(t *testing.T) {
 	}
 }
 
+// threeEdits makes three edits of tree tid: noise's Check made
+// "missing", Step wrapped in an Inverter, a Note inserted after it; it
+// returns the last one's answer.
+func threeEdits(t *testing.T, h http.Handler, tid int) map[string]any {
+	t.Helper()
+	code, ans := editTree(t, h, tid, `{"path": "`+pathNoise+`", "params": {"op": "missing"}}`)
+	if code != 200 || ans["undo"].(map[string]any)["count"] != 1.0 || ans["undo"].(map[string]any)["last"] != "edit Check" {
+		t.Fatalf("edit: %d %v", code, ans)
+	}
+	code, ans = shapeEdit(t, h, ans["tree"], `{"op": "wrap", "path": "`+pathPatrolStep+`", "node": {"type": "Inverter"}}`)
+	if code != 200 {
+		t.Fatalf("wrap: %d %v", code, ans)
+	}
+	code, ans = shapeEdit(t, h, ans["tree"], `{"op": "insert", "path": "`+pathPatrolStep+`", "node": {"type": "Note", "params": {"text": "hi"}}}`)
+	if code != 200 {
+		t.Fatalf("insert: %d %v", code, ans)
+	}
+	return ans
+}
+
 // An undo puts the document back as it was before the last edit (of
 // shape or of parameters), moves the agents there, maps forces and
 // breakpoints back, and can go on to the first edit; then there is
@@ -540,18 +560,8 @@ func TestShapeUndo(t *testing.T) {
 	if _, info := get(t, h, fmt.Sprintf("/api/trees/%d", tid)); info["undo"] != nil {
 		t.Errorf("undo of a tree no edit made: %v", info["undo"])
 	}
-	code, ans := editTree(t, h, tid, `{"path": "`+pathNoise+`", "params": {"op": "missing"}}`)
-	if code != 200 || ans["undo"].(map[string]any)["count"] != 1.0 || ans["undo"].(map[string]any)["last"] != "edit Check" {
-		t.Fatalf("edit: %d %v", code, ans)
-	}
-	code, ans = shapeEdit(t, h, ans["tree"], `{"op": "wrap", "path": "`+pathPatrolStep+`", "node": {"type": "Inverter"}}`)
-	if code != 200 {
-		t.Fatalf("wrap: %d %v", code, ans)
-	}
-	code, ans = shapeEdit(t, h, ans["tree"], `{"op": "insert", "path": "`+pathPatrolStep+`", "node": {"type": "Note", "params": {"text": "hi"}}}`)
-	if code != 200 {
-		t.Fatalf("insert: %d %v", code, ans)
-	}
+	ans := threeEdits(t, h, tid)
+	var code int
 	added := int(ans["node"].(float64))
 	s.Do(func(m *arbor.Manager) {
 		if err := m.Agent(1).Force(added, arbor.Success); err != nil {
@@ -639,18 +649,11 @@ func TestShapeRedo(t *testing.T) {
 	if code, ans := redoEdit(t, h, tid); code != 409 || !strings.Contains(ans["error"].(string), "nothing to redo") {
 		t.Errorf("redo of a tree no undo made: %d %v", code, ans)
 	}
-	code, ans := editTree(t, h, tid, `{"path": "`+pathNoise+`", "params": {"op": "missing"}}`)
-	if code != 200 || ans["redo"] != nil {
-		t.Fatalf("edit: %d %v", code, ans)
+	ans := threeEdits(t, h, tid)
+	if ans["redo"] != nil {
+		t.Errorf("redo after edits: %v", ans["redo"])
 	}
-	code, ans = shapeEdit(t, h, ans["tree"], `{"op": "wrap", "path": "`+pathPatrolStep+`", "node": {"type": "Inverter"}}`)
-	if code != 200 {
-		t.Fatalf("wrap: %d %v", code, ans)
-	}
-	code, ans = shapeEdit(t, h, ans["tree"], `{"op": "insert", "path": "`+pathPatrolStep+`", "node": {"type": "Note", "params": {"text": "hi"}}}`)
-	if code != 200 {
-		t.Fatalf("insert: %d %v", code, ans)
-	}
+	var code int
 	const edited = "Selector(investigate(Check Set Wait) patrol[Check](Set Wait Inverter(Step) Note SubTree(Wait)))"
 	const wrapped = "Selector(investigate(Check Set Wait) patrol[Check](Set Wait Inverter(Step) SubTree(Wait)))"
 	// Two undos, two redos.

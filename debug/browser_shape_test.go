@@ -242,6 +242,36 @@ func checkShapeGuard(t *testing.T, ctx context.Context, base string, s *Session)
 	bt.Wait(t, ctx, "the guard undone, Step selected", `S.tree.nodes.length === 12 && S.tree.nodes[S.selected].type === 'Step' && `+shapeNote("Undone: guard Step with Check."), 10*time.Second)
 }
 
+// checkShapeMoveTo moves noise's Check into patrol, after its Set, with
+// the Move to… form (which offers only composites outside the node's
+// own subtree), then undoes it.
+func checkShapeMoveTo(t *testing.T, ctx context.Context, base string, s *Session) {
+	id, remove := openNewSentry(t, ctx, base, s, "")
+	defer remove()
+	if got := bt.Eval[string](t, ctx, `moveTargets(S.tree.nodes[1]).map((c) => c.id + ':' + c.depth).join(' ')`); got != "0:0 5:1" {
+		t.Errorf("investigate may move into %q, want the root and patrol", got)
+	}
+	clickNode(t, ctx, 2)
+	bt.Wait(t, ctx, "the Check's Move to…", `(() => { const b = document.querySelector('#btn-shape-moveto'); return !!b && !unusable(b) && S.selected === 2; })()`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Click("#btn-shape-moveto", chromedp.ByID))
+	bt.Wait(t, ctx, "the move form: its parent picked, the place where it is", `document.activeElement === document.querySelector('#sf-into') &&
+		document.querySelector('#sf-into').value === '1' && document.querySelector('#sf-place').value === '0' &&
+		document.querySelector('#shape-form').getAttribute('aria-label') === 'Move Check noise exists into'`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.SetValue("#sf-into", "5", chromedp.ByID), chromedp.Evaluate(`document.querySelector('#sf-into').dispatchEvent(new Event('change'))`, nil))
+	if got := bt.Eval[string](t, ctx, `[...document.querySelectorAll('#sf-place option')].map((o) => o.textContent).join(', ') + ' / ' + document.querySelector('#sf-place').value`); got != "first, after Set mode = patrolling, after Wait ticks=1, after Step, after SubTree → Rest / 4" {
+		t.Errorf("patrol's places: %q", got)
+	}
+	bt.Run(t, ctx, chromedp.SetValue("#sf-place", "1", chromedp.ByID), chromedp.Click("#btn-shape-apply", chromedp.ByID))
+	bt.Wait(t, ctx, "moved: the Check selected in patrol", shapeNow(12, "Check", "Sentry.children[1].children[1]")+` && `+shapeNote("Move Check into patrol. Applied to 1 agent"), 10*time.Second)
+	s.Do(func(m *arbor.Manager) {
+		if got := outline(m.Agent(id).Tree()); got != "Selector(investigate(Set Wait) patrol[Check](Set Check Wait Step SubTree(Wait)))" {
+			t.Errorf("the agent's tree: %s", got)
+		}
+	})
+	bt.Run(t, ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil), chromedp.KeyEvent("z", chromedp.KeyModifiers(input.ModifierCtrl)))
+	bt.Wait(t, ctx, "the move undone", shapeNote("Undone: move Check into patrol.")+` && S.tree.nodes[2].type === 'Check' && S.tree.nodes[2].path === 'Sentry.children[0].children[0]'`, 10*time.Second)
+}
+
 // checkShapeStaleMenu opens a node's context menu, changes the tree
 // behind the page's back (a node added before it, which takes its path)
 // and picks Delete: the menu was the old tree's, and nothing is deleted.

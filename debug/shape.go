@@ -27,7 +27,7 @@ const (
 	opAdd    = "add"    // a new last (or index-th) child of the node
 	opInsert = "insert" // a new sibling right after the node
 	opDelete = "delete" // the node and its subtree
-	opMove   = "move"   // among its siblings, by "by" places
+	opMove   = "move"   // among its siblings, by "by" places; or to another parent ("to")
 	opWrap   = "wrap"   // in a new decorator (or composite)
 	opUnwrap = "unwrap" // replace the node by its only child
 	opGuard  = "guard"  // a new guard of the node, which has none
@@ -40,10 +40,14 @@ type shapeRequest struct {
 	Op   string   `json:"op"`
 	Path string   `json:"path"` // the node's path, as the tree's description names it
 	Node *newNode `json:"node"` // add, insert, wrap, guard: the new node
-	// Index, for add: the new child's place among the children (0 the
-	// first); absent: the last.
+	// Index, for add and a move to another parent: the child's place
+	// among the children (0 the first; for a move, among the children
+	// the parent has once the node left its place); absent: the last.
 	Index *int `json:"index"`
 	By    int  `json:"by"` // move: -1 up (before the previous sibling), 1 down
+	// To, for move instead of by: the path of the composite the node
+	// becomes a child of (its parent now, or another).
+	To string `json:"to"`
 }
 
 // newNode is the node a shape edit adds.
@@ -94,16 +98,26 @@ func (h *handler) shapeTree(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if req.Index != nil && req.Op != opAdd {
-		h.fail(w, http.StatusBadRequest, "bad body: index is for add")
+	moveTo := req.Op == opMove && req.To != ""
+	if req.Index != nil && req.Op != opAdd && !moveTo {
+		h.fail(w, http.StatusBadRequest, "bad body: index is for add, and for move with to")
 		return
 	}
-	if req.Op == opMove && req.By != -1 && req.By != 1 {
-		h.fail(w, http.StatusBadRequest, `bad body: move wants "by": -1 (up) or 1 (down)`)
+	switch {
+	case moveTo && req.By != 0:
+		h.fail(w, http.StatusBadRequest, `bad body: move takes "by" (among siblings) or "to" (another parent), not both`)
 		return
-	}
-	if req.Op != opMove && req.By != 0 {
+	case moveTo && len(req.To) > 10000:
+		h.fail(w, http.StatusBadRequest, "bad body: to is a path of at most 10000 bytes")
+		return
+	case req.Op == opMove && !moveTo && req.By != -1 && req.By != 1:
+		h.fail(w, http.StatusBadRequest, `bad body: move wants "by": -1 (up) or 1 (down), or "to": the path of its new parent`)
+		return
+	case req.Op != opMove && req.By != 0:
 		h.fail(w, http.StatusBadRequest, "bad body: by is for move")
+		return
+	case req.Op != opMove && req.To != "":
+		h.fail(w, http.StatusBadRequest, "bad body: to is for move")
 		return
 	}
 	s := h.s
@@ -207,6 +221,14 @@ func (s *Session) shapeLocked(tid int, req *shapeRequest, params map[string]any)
 		}
 		made, what = next, "delete "+label
 	case opMove:
+		if req.To != "" {
+			p, herr := moveInto(reg, doc, old.Name(), sl, req.To, req.Index)
+			if herr != nil {
+				return nil, herr
+			}
+			made, what = sl.node, "move "+label+" into "+nodeLabel(td, req.To, p)
+			break
+		}
 		if herr := moveNode(sl, req.By); herr != nil {
 			return nil, herr
 		}
@@ -407,6 +429,64 @@ func moveNode(sl *slot, by int) *editError {
 	kids = slices.Delete(kids, sl.index, sl.index+1)
 	sl.parent.Children = slices.Insert(kids, to, n)
 	return nil
+}
+
+// moveInto moves the node of sl (a child: not a root nor a guard) to the
+// composite at path to, at index among the children it has then (nil: the
+// last), and returns that composite. The node leaves a parent that needs
+// it alone (a decorator's child, a composite's only one) where it is, and
+// cannot go into itself.
+func moveInto(reg *arbor.Registry, doc *arbor.Document, main string, sl *slot, to string, index *int) (*arbor.Node, *editError) {
+	if herr := sl.sibling("move"); herr != nil {
+		return nil, herr
+	}
+	dst := findSlot(doc, main, to)
+	if dst == nil {
+		return nil, editFail(http.StatusBadRequest, "no node at path %q to move %s into", truncate(to, 200), label(sl.node))
+	}
+	p := dst.node
+	if within(sl.node, p) {
+		return nil, editFail(http.StatusBadRequest, "%s is %s or in it: a node cannot move into itself", label(p), label(sl.node))
+	}
+	if err := takesChildren(reg, p); err != nil {
+		return nil, editFail(http.StatusBadRequest, "cannot move %s there: %v", label(sl.node), err)
+	}
+	if len(sl.parent.Children) == 1 && sl.parent != p {
+		return nil, editFail(http.StatusBadRequest, "%s is the only child of %s, which needs one: move another node in first, or unwrap %s", label(sl.node), label(sl.parent), label(sl.parent))
+	}
+	kids := sl.parent.Children
+	sl.parent.Children = slices.Delete(slices.Clone(kids), sl.index, sl.index+1)
+	if herr := addChild(reg, p, sl.node, index); herr != nil {
+		sl.parent.Children = kids
+		return nil, herr
+	}
+	return p, nil
+}
+
+// within reports whether x is n or a node of n's subtree (its children
+// and guards, not the trees its SubTrees run).
+func within(n, x *arbor.Node) bool {
+	if n == nil {
+		return false
+	}
+	if n == x || within(n.Guard, x) {
+		return true
+	}
+	for _, k := range n.Children {
+		if within(k, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeLabel names the node at path p of td for an edit's description
+// (the page's label), else the document node n.
+func nodeLabel(td *treeDesc, p string, n *arbor.Node) string {
+	if i := nodeAt(td, p); i >= 0 {
+		return td.Nodes[i].Label
+	}
+	return label(n)
 }
 
 // label names a document node in a message: its name and type.

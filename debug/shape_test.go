@@ -137,6 +137,12 @@ func TestShapeOps(t *testing.T) {
 			"Selector(investigate(Check Set Wait) patrol[Check](Set Wait Step SubTree(Timeout(Wait))))", pathRest, 0},
 		{"wrap a guard", `{"op": "wrap", "path": "` + pathGuard + `", "node": {"type": "Inverter"}}`,
 			"Selector(investigate(Check Set Wait) patrol[Inverter(Check)](Set Wait Step SubTree(Wait)))", pathGuard, 0},
+		{"move into another composite", `{"op": "move", "path": "` + pathNoise + `", "to": "` + pathPatrol + `", "index": 0}`,
+			"Selector(investigate(Set Wait) patrol[Check](Check Set Wait Step SubTree(Wait)))", "Sentry.children[1].children[0]", 0},
+		{"move to the end of its parent", `{"op": "move", "path": "` + pathNoise + `", "to": "` + pathInvest + `"}`,
+			"Selector(investigate(Set Wait Check) patrol[Check](Set Wait Step SubTree(Wait)))", "Sentry.children[0].children[2]", 0},
+		{"move up two levels", `{"op": "move", "path": "` + pathPatrolStep + `", "to": "` + pathRoot + `", "index": 0}`,
+			"Selector(Step investigate(Check Set Wait) patrol[Check](Set Wait SubTree(Wait)))", "Sentry.children[0]", 0},
 		{"guard a node", `{"op": "guard", "path": "` + pathPatrolStep + `", "node": {"type": "Check", "params": {"key": "hp", "op": ">", "value": 1}}}`,
 			"Selector(investigate(Check Set Wait) patrol[Check](Set Wait Step[Check] SubTree(Wait)))", pathPatrolStep + ".guard", 0},
 		{"guard the root", `{"op": "guard", "path": "` + pathRoot + `", "node": {"type": "Success"}}`,
@@ -299,6 +305,18 @@ func TestShapeErrors(t *testing.T) {
 		// One place at a time: the answer says which way an edit went.
 		{`{"op": "move", "path": "` + pathInvest + `", "by": 5}`, 400, `move wants "by": -1 (up) or 1 (down)`},
 		{`{"op": "move", "path": "` + pathPatrol + `", "by": -9223372036854775808}`, 400, `move wants "by": -1 (up) or 1 (down)`},
+		// Moves to another parent.
+		{`{"op": "move", "path": "` + pathNoise + `", "by": 1, "to": "` + pathPatrol + `"}`, 400, `move takes "by" (among siblings) or "to" (another parent), not both`},
+		{`{"op": "move", "path": "` + pathNoise + `", "index": 0, "by": 1}`, 400, "index is for add, and for move with to"},
+		{`{"op": "delete", "path": "` + pathNoise + `", "to": "` + pathPatrol + `"}`, 400, "to is for move"},
+		{`{"op": "move", "path": "` + pathInvest + `", "to": "` + pathInvest + `"}`, 400, `"investigate" (Sequence) is "investigate" (Sequence) or in it: a node cannot move into itself`},
+		{`{"op": "move", "path": "` + pathInvest + `", "to": "` + pathNoise + `"}`, 400, "a node cannot move into itself"},
+		{`{"op": "move", "path": "` + pathNoise + `", "to": "` + pathPatrolStep + `"}`, 400, "cannot move Check there: Step is a leaf"},
+		{`{"op": "move", "path": "` + pathNoise + `", "to": "` + pathRestCall + `"}`, 400, "SubTree is a SubTree"},
+		{`{"op": "move", "path": "` + pathNoise + `", "to": "` + pathMissing + `"}`, 400, "no node at path"},
+		{`{"op": "move", "path": "` + pathNoise + `", "to": "` + pathPatrol + `", "index": 5}`, 400, "bad index 5: want 0 to 4"},
+		{`{"op": "move", "path": "` + pathRoot + `", "to": "` + pathPatrol + `"}`, 400, "a root has no siblings to move"},
+		{`{"op": "move", "path": "` + pathGuard + `", "to": "` + pathRoot + `"}`, 400, "a guard has no siblings (cannot move it)"},
 		// Deleting the only child; unwrapping what has not one child.
 		{`{"op": "unwrap", "path": "` + pathNoise + `"}`, 400, "Check has 0 children: only a node with one child can be unwrapped"},
 		{`{"op": "unwrap", "path": "` + pathPatrol + `"}`, 400, "has 4 children"},
@@ -513,6 +531,24 @@ func TestShapeRemapsForcesAndBreakpoints(t *testing.T) {
 	_, bps := get(t, h, "/api/agents/0/breakpoints")
 	if lb, _ := bps["lastBreak"].(map[string]any); lb == nil || lb["label"] != "Set" {
 		t.Errorf("no break on the patrol's Set after the edits: %v", bps)
+	}
+}
+
+// A move to another parent is described by the parent's label; a node
+// its parent needs alone stays.
+func TestShapeMoveInto(t *testing.T) {
+	s, h, tid, _ := editSession(t, Options{})
+	code, ans := shapeEdit(t, h, tid, `{"op": "move", "path": "`+pathNoise+`", "to": "`+pathPatrol+`", "index": 1}`)
+	if code != 200 || ans["undo"].(map[string]any)["last"] != "move Check into patrol" {
+		t.Fatalf("move: %d %v", code, ans)
+	}
+	code, ans = shapeEdit(t, h, ans["tree"], `{"op": "wrap", "path": "Sentry.children[1].children[3]", "node": {"type": "Inverter"}}`)
+	if code != 200 || outline(treesOf(s)[0]) != "Selector(investigate(Set Wait) patrol[Check](Set Check Wait Inverter(Step) SubTree(Wait)))" {
+		t.Fatalf("wrap: %d %v: %s", code, ans, outline(treesOf(s)[0]))
+	}
+	code, ans = shapeEdit(t, h, ans["tree"], `{"op": "move", "path": "Sentry.children[1].children[3].child", "to": "`+pathInvest+`"}`)
+	if msg, _ := ans["error"].(string); code != 400 || msg != `Step is the only child of Inverter, which needs one: move another node in first, or unwrap Inverter` {
+		t.Errorf("move of an only child: %d %v", code, ans)
 	}
 }
 

@@ -6,7 +6,7 @@
 
 // MENU_TEXT names the shape edits in the context menu, and to screen
 // readers on the Node tab's buttons (whose text has arrows).
-const MENU_TEXT = { add: 'Add a child…', insert: 'Insert a sibling after…', up: 'Move up', down: 'Move down', wrap: 'Wrap in…', guard: 'Add a guard…', unwrap: 'Unwrap', delete: 'Delete', undo: 'Undo', redo: 'Redo' };
+const MENU_TEXT = { add: 'Add a child…', insert: 'Insert a sibling after…', up: 'Move up', down: 'Move down', moveto: 'Move to…', wrap: 'Wrap in…', guard: 'Add a guard…', unwrap: 'Unwrap', delete: 'Delete', undo: 'Undo', redo: 'Redo' };
 
 // CATEGORY_NAMES heads the groups of the type list.
 const CATEGORY_NAMES = { action: 'Actions', condition: 'Conditions', subtree: 'Subtrees', decorator: 'Decorators', control: 'Composites' };
@@ -52,6 +52,8 @@ function shapeActions(n) {
       why: token || place || (at <= 0 ? 'It is the first child of ' + pl + ' already' : '') },
     { op: 'down', text: '↓ Down', title: 'Move ' + me + ' after its next sibling',
       why: token || place || (at < 0 || at >= kids.length - 1 ? 'It is the last child of ' + pl + ' already' : '') },
+    { op: 'moveto', text: 'Move to…', title: 'Move ' + me + ' into another composite (or elsewhere in ' + pl + '): pick where',
+      why: token || place || (p && kids.length === 1 ? 'It is the only child of ' + pl + ', which needs one' : '') },
     { op: 'wrap', text: 'Wrap…', title: 'Wrap ' + me + ' in a decorator (Inverter, Repeat, Timeout…) or a composite: pick its type', why: token },
     { op: 'guard', text: '+ Guard…', title: 'Give ' + me + ' a guard: a condition checked whenever it is visited, false making it fail without a tick (pick its type)',
       why: token || (n.guard >= 0 ? 'It has a guard: select the guard to wrap it (in an Inverter, a Sequence…) or delete it' : '') },
@@ -86,7 +88,7 @@ function redoAction() {
 function runShape(n, op) {
   if (op === 'undo') return undoShape();
   if (op === 'redo') return redoShape();
-  if (op === 'add' || op === 'insert' || op === 'wrap' || op === 'guard') return openShapeForm(n, op);
+  if (op === 'add' || op === 'insert' || op === 'wrap' || op === 'guard' || op === 'moveto') return openShapeForm(n, op);
   if (op === 'up' || op === 'down') return sendShape({ op: 'move', path: n.path, by: op === 'up' ? -1 : 1 });
   if (op === 'delete') {
     // The focus goes to Undo, not to the Delete of the node selected
@@ -119,7 +121,7 @@ function renderShapeBox(n) {
     return;
   }
   if (form) {
-    box.replaceChildren(shapeForm(n, form.op));
+    box.replaceChildren(form.op === 'moveto' ? moveForm(n) : shapeForm(n, form.op));
     return;
   }
   // A button keeps the focus it had through a redraw (the tree switched
@@ -164,7 +166,8 @@ function shapeMessage(text, error) {
 }
 
 // openShapeForm opens the form picking the node that op (add, insert,
-// wrap, guard) puts in the tree at node n, its type list focused.
+// wrap, guard) puts in the tree at node n, or the form of where a move
+// (moveto) takes n, its first list focused.
 function openShapeForm(n, op) {
   if (!canEdit() || !S.token) return;
   S.edit = null; // one form at a time
@@ -174,7 +177,7 @@ function openShapeForm(n, op) {
   if (S.selected !== n.id) selectNode(n.id);
   else setTab('node');
   renderNode();
-  const sel = $('#sf-type');
+  const sel = $('#sf-type') || $('#sf-into');
   if (sel) {
     sel.focus();
     sel.scrollIntoView({ block: 'nearest' });
@@ -250,11 +253,85 @@ function shapeForm(n, op) {
   };
   sel.addEventListener('change', fill);
   fill();
+  return finishShapeForm(form, n, op, () => applyShapeForm(n, op, form));
+}
+
+// finishShapeForm ends a Shape form of op at node n: what Apply does,
+// Apply (onApply) and Cancel.
+function finishShapeForm(form, n, op, onApply) {
   const sub = n.inSubtree ? ' It is in a subtree: every use of the subtree changes.' : '';
   form.append(h('p', { class: 'muted', text: 'Apply compiles the new tree and moves every agent running it there at once (running nodes halted once, blackboards kept; forces and breakpoints stay on their nodes). Undo takes it back.' + sub }));
   const apply = h('button', { type: 'submit', id: 'btn-shape-apply', class: 'primary', title: 'Apply (Enter)' }, 'Apply');
   const cancel = h('button', { type: 'button', id: 'btn-shape-cancel', title: 'Close the form, changing nothing (Esc)', onclick: () => closeShapeForm(op) }, 'Cancel');
-  return finishForm(form, apply, cancel, () => applyShapeForm(n, op, form), () => closeShapeForm(op));
+  return finishForm(form, apply, cancel, onApply, () => closeShapeForm(op));
+}
+
+// moveTargets lists the composites node n may move into: those of the
+// tree shown outside n's own subtree (its children and guards), in tree
+// order, each with its depth.
+function moveTargets(n) {
+  const ns = S.tree.nodes;
+  const mine = new Set();
+  const stack = [n.id];
+  while (stack.length) {
+    const i = stack.pop();
+    mine.add(i);
+    stack.push(...ns[i].children);
+    if (ns[i].guard >= 0) stack.push(ns[i].guard);
+  }
+  const depth = (i) => {
+    let d = 0;
+    for (let j = i; j >= 0 && d <= ns.length; d++) j = ns[j].guardOf >= 0 ? ns[j].guardOf : ns[j].parent;
+    return d - 1;
+  };
+  return ns.filter((c) => !mine.has(c.id) && categoryOf(c) === 'control').map((c) => ({ id: c.id, depth: depth(c.id) }));
+}
+
+// moveForm builds the form moving node n into a composite: which one (its
+// parent first picked), and where among that composite's children.
+function moveForm(n) {
+  const me = fullLabel(n.id);
+  const what = 'Move ' + me + ' into';
+  const form = h('form', { id: 'shape-form', class: 'edit-form', 'aria-label': what });
+  form.append(h('h4', { text: what }));
+  const into = h('select', { id: 'sf-into', name: 'into', title: 'The composite the node becomes a child of' });
+  for (const c of moveTargets(n)) {
+    into.append(h('option', { value: String(c.id), text: '\u00a0\u00a0'.repeat(c.depth) + fullLabel(c.id) + (c.id === n.parent ? ' (its parent now)' : '') }));
+  }
+  if (n.parent >= 0) into.value = String(n.parent);
+  const place = h('select', { id: 'sf-place', name: 'place', title: 'Where among the composite\'s children' });
+  const fill = () => {
+    const p = S.tree.nodes[Number(into.value)];
+    const kids = p ? p.children.filter((k) => k !== n.id) : [];
+    const opts = [h('option', { value: '0', text: 'first' })];
+    kids.forEach((k, i) => opts.push(h('option', { value: String(i + 1), text: 'after ' + fullLabel(k) })));
+    place.replaceChildren(...opts);
+    // Where it is now when it stays with its parent, else the last place.
+    const at = p && p.id === n.parent ? p.children.indexOf(n.id) : kids.length;
+    place.value = String(at);
+  };
+  into.addEventListener('change', fill);
+  fill();
+  const row = (name, field) => h('div', { class: 'ef-row', 'data-field': name }, h('label', { for: field.id, text: name }), field, h('span'),
+    h('div', { class: 'ef-err', id: field.id + '-err', role: 'alert', hidden: '' }));
+  form.append(row('into', into), row('place', place));
+  return finishShapeForm(form, n, 'moveto', async () => {
+    fieldError(form, null, '');
+    const p = S.tree.nodes[Number(into.value)];
+    if (!p) {
+      fieldError(form, 'into', 'Pick a composite.');
+      return;
+    }
+    const apply = $('#btn-shape-apply');
+    apply.disabled = true;
+    S.shapeFocus = { op: 'moveto', tree: -1 };
+    await sendShape({ op: 'move', path: n.path, to: p.path, index: Number(place.value) }, (err) => {
+      S.shapeFocus = null;
+      apply.disabled = false;
+      fieldError(form, null, (err.status === 400 ? 'Not applied: ' : '') + err.message.replace(/^trees\.\S*?: /gm, ''));
+      apply.focus();
+    });
+  });
 }
 
 // applyShapeForm sends the form's node: its type, name and the

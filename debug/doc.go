@@ -119,9 +119,10 @@
 // sibling after a node, deletes a node with its subtree (not a root, nor
 // the only child of a node that needs one), moves a node up or down among
 // its siblings ("by": ±1) or into another composite ("to": its path,
-// "index": the place among its children), wraps a node in a decorator (or a composite), unwraps
-// a node of one child (replaces it by its child) and gives a node without
-// guard a guard (op "guard": a condition). A new node is a leaf
+// "index": the place among its children), wraps a node in a decorator
+// (or a composite), unwraps a node of one child (replaces it by its
+// child) and gives a node without guard a guard (op "guard": a
+// condition). A new node is a leaf
 // (a composite or a decorator needs children: add a leaf, then wrap it)
 // of a built-in type, one of Options.Registry's, or one the document uses
 // already, with the parameters its type requires; whatever the session

@@ -59,6 +59,28 @@ func (s *Session) editTarget(tid int) (*treeDesc, []*arbor.Agent, *editError) {
 	return td, agents, nil
 }
 
+// dropStacks forgets the undo and redo stacks of the trees no agent runs
+// any more (one an edit replaced, or a reload from a file).
+func (s *Session) dropStacks() {
+	if len(s.undo) == 0 && len(s.redo) == 0 {
+		return
+	}
+	running := map[*arbor.Tree]bool{}
+	for _, a := range s.m.Agents() {
+		running[a.Tree()] = true
+	}
+	for tr := range s.undo {
+		if !running[tr] {
+			delete(s.undo, tr)
+		}
+	}
+	for tr := range s.redo {
+		if !running[tr] {
+			delete(s.redo, tr)
+		}
+	}
+}
+
 // applyLocked compiles doc, the edited copy of td's tree's document, with
 // Options.Recompile and moves agents (those running the tree) to the new
 // tree, their forces and breakpoints moved by ids (the old tree's node id
@@ -69,6 +91,10 @@ func (s *Session) editTarget(tid int) (*treeDesc, []*arbor.Agent, *editError) {
 // an undo or a redo sets that).
 func (s *Session) applyLocked(td *treeDesc, agents []*arbor.Agent, doc *arbor.Document, mapIDs func(nt *arbor.Tree) []int, push func(ids []int, nt *arbor.Tree) *undoEntry) (*editAnswer, *editError) {
 	old := td.tree
+	// old's undo stack, read before the agents move: a description of
+	// the new tree (treeOf, from a watch's sync) forgets the stacks of
+	// the trees no agent runs.
+	prev := s.undo[old]
 	t, err := s.recompile(old, doc)
 	if err != nil {
 		return nil, &editError{code: http.StatusBadRequest, body: map[string]any{"error": err.Error(), "compile": true}}
@@ -156,24 +182,9 @@ func (s *Session) applyLocked(td *treeDesc, agents []*arbor.Agent, doc *arbor.Do
 		}
 	}
 	if push != nil {
-		s.undo[t] = pushUndo(s.undo[old], push(ids, t))
+		s.undo[t] = pushUndo(prev, push(ids, t))
 	}
-	// The stacks of trees no agent runs any more (old, and those a
-	// reload from a file replaced) go.
-	running := map[*arbor.Tree]bool{}
-	for _, a := range s.m.Agents() {
-		running[a.Tree()] = true
-	}
-	for tr := range s.undo {
-		if !running[tr] {
-			delete(s.undo, tr)
-		}
-	}
-	for tr := range s.redo {
-		if !running[tr] {
-			delete(s.redo, tr)
-		}
-	}
+	s.dropStacks()
 	s.gen++
 	s.rev++
 	ntd := s.treeOf(agents[0])

@@ -463,5 +463,8 @@ func (s *Session) treeOf(a *arbor.Agent) *treeDesc {
 	}
 	s.trees[t] = d
 	s.treeList = append(s.treeList, d)
+	// A new tree may have replaced one an edit made (a reload from its
+	// file): that one's stacks go.
+	s.dropStacks()
 	return d
 }

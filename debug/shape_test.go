@@ -671,6 +671,13 @@ func TestShapeUndo(t *testing.T) {
 		t.Errorf("undo of a tree a reload replaced: %d", code)
 	}
 	_, a := get(t, h, "/api/agents/0")
+	// The replaced tree's stack went when the page met the new tree.
+	s.mu.Lock()
+	stacks := len(s.undo) + len(s.redo)
+	s.mu.Unlock()
+	if stacks != 0 {
+		t.Errorf("%d undo and redo stacks kept after a reload replaced the edited tree", stacks)
+	}
 	if code, ans := undoEdit(t, h, a["tree"]); code != 409 || !strings.Contains(ans["error"].(string), "nothing to undo") {
 		t.Errorf("undo of a reloaded tree: %d %v", code, ans)
 	}

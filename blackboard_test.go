@@ -710,3 +710,29 @@ func TestKeyGetMissingNamesTheKey(t *testing.T) {
 		t.Errorf("zero Key: %v, name %q", err, zero.Name())
 	}
 }
+
+// BenchmarkKeyRead reads keys of the agent's tree through typed Keys, as
+// user actions do between or during ticks: two Gets and a Has an op.
+func BenchmarkKeyRead(b *testing.B) {
+	tree, err := arbor.Compile(&arbor.Document{Trees: map[string]*arbor.Node{"main": arbor.Sequence(
+		arbor.Check("hp", "<", 30), arbor.Check("enemyVisible", "==", true))}}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	hp, visible := arbor.NewKey[float64]("hp"), arbor.NewKey[bool]("enemyVisible")
+	bb := arbor.NewAgent(tree).Blackboard()
+	hp.Set(bb, 25)
+	visible.Set(bb, true)
+	n := 0
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		f, _ := hp.Get(bb)
+		v, _ := visible.Get(bb)
+		if v && f < 30 && hp.Has(bb) {
+			n++
+		}
+	}
+	if n != b.N {
+		b.Fatalf("%d reads of %d saw the values", n, b.N)
+	}
+}

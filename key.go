@@ -139,6 +139,30 @@ func (e *TypeError) Error() string {
 // T, is not an integer it can hold exactly), the zero T and a *TypeError.
 func (k Key[T]) Get(bb *Blackboard) (T, error) {
 	var out T
+	// Fast path, as Set's: a number or boolean key (keyFast) of the tree
+	// whose slot holds a present value of T's kind. T's underlying type is
+	// then float64 or bool (told apart by its size), which out is written
+	// as. Anything else (absent, expired, another kind, a key the tree does
+	// not mention) takes the general path, which reports it.
+	if k.flags&keyFast != 0 {
+		if s := bb.treeSlot(k.id); s != nil {
+			if unsafe.Sizeof(out) == unsafe.Sizeof(float64(0)) {
+				if s.kind == KindNumber && (!s.ttl || bb.now <= s.exp) {
+					*(*float64)(unsafe.Pointer(&out)) = s.num
+					return out, nil
+				}
+			} else if s.kind == KindBool && (!s.ttl || bb.now <= s.exp) {
+				*(*bool)(unsafe.Pointer(&out)) = s.num != 0
+				return out, nil
+			}
+		}
+	}
+	return k.get(bb) // kept apart, so that the fast path needs no spills
+}
+
+// get is Get's general path.
+func (k Key[T]) get(bb *Blackboard) (T, error) {
+	var out T
 	s := bb.get(k.id, k.global())
 	if s == nil {
 		if k.missing != nil {
@@ -157,7 +181,15 @@ func (k Key[T]) Get(bb *Blackboard) (T, error) {
 }
 
 // Has reports whether the key is present (and not expired).
-func (k Key[T]) Has(bb *Blackboard) bool { return bb.get(k.id, k.global()) != nil }
+func (k Key[T]) Has(bb *Blackboard) bool {
+	// Fast path: an agent-scope key of the tree, whatever T.
+	if k.flags&keyGlobal == 0 {
+		if s := bb.treeSlot(k.id); s != nil {
+			return bb.present(s) != nil
+		}
+	}
+	return bb.get(k.id, k.global()) != nil
+}
 
 // Set writes the value with no expiry.
 func (k Key[T]) Set(bb *Blackboard, v T) {
@@ -165,6 +197,9 @@ func (k Key[T]) Set(bb *Blackboard, v T) {
 	// tree, whose slot slotOf gives (-1 for other keys fails the second
 	// test). T's underlying type is then float64 or bool, which its size
 	// tells apart: a constant for each of the compiler's instantiations.
+	// The lookup is treeSlot's, written out: testing treeSlot's result
+	// again cost about 6 instructions a call. (With the call to set, Set
+	// is well over the inliner's budget: it is not inlined.)
 	if k.flags&keyFast != 0 {
 		slotOf, id := bb.keys.slotOf, int(k.id)
 		if uint(id) < uint(len(slotOf)) {

@@ -101,3 +101,17 @@ func (b *Blackboard) adopt(keys *keyIndex) {
 		}
 	}
 }
+
+// treeSlot returns the slot of agent-scope key id if it is one of the
+// tree's keys (the fast paths of Key.Get and Key.Has; Key.Set writes it
+// out), else nil: then the key has no slot or one of the agent's own,
+// which find looks up.
+func (b *Blackboard) treeSlot(id int32) *slot {
+	slotOf, i := b.keys.slotOf, int(id)
+	if uint(i) < uint(len(slotOf)) {
+		if j := int(slotOf[i]); uint(j) < uint(len(b.local)) {
+			return &b.local[j]
+		}
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package arbor
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -167,5 +168,122 @@ func TestBlackboardManyExtraKeys(t *testing.T) {
 	check("after SetTree")
 	if s := a.Tick(time.Second); s != Success {
 		t.Errorf("t2's check: %v", s)
+	}
+}
+
+// keyindexHP is a named number type: its Keys take the fast paths too.
+type keyindexHP float64
+
+// Key.Get, Has and Set have fast paths for keys of the agent's tree (Get
+// and Set for number and boolean keys only). Whatever the blackboard holds
+// (nothing, another kind, an expired value, a string to drop), however the
+// agent came by its keys (its tree, keys of its own, another tree, a
+// restored snapshot), they read and write what the general paths do.
+func TestKeyFastPathsMatchTheGeneralPaths(t *testing.T) {
+	const p = "keyindex-fast-"
+	t1 := compileKeys(t, Sequence(Check(p+"num", "<", 1), Check(p+"flag", "==", true),
+		Check(p+"named", ">", 0), Check(p+"str", "exists")))
+	t2 := compileKeys(t, Check(p+"other", "==", 1)) // none of t1's keys
+	num, flag, named := NewKey[float64](p+"num"), NewKey[bool](p+"flag"), NewKey[keyindexHP](p+"named")
+	str, own, global := NewKey[string](p+"str"), NewKey[float64](p+"own"), NewKey[float64]("@"+p+"global")
+	names := []string{p + "num", p + "flag", p + "named", p + "str", p + "own", "@" + p + "global"}
+	values := []any{nil, 2.5, true, false, "text", []int{1}}
+
+	// compareReads checks Get and Has against the general paths for every
+	// handle of every key name.
+	compareReads := func(what string, bb *Blackboard) {
+		t.Helper()
+		for _, name := range names {
+			checkRead(t, what, bb, NewKey[float64](name))
+			checkRead(t, what, bb, NewKey[bool](name))
+			checkRead(t, what, bb, NewKey[keyindexHP](name))
+			checkRead(t, what, bb, NewKey[string](name))
+			checkRead(t, what, bb, NewKey[int](name))
+		}
+	}
+	// agents returns agents whose blackboards lay the keys out in the
+	// different ways an agent comes by them.
+	agents := func() map[string]*Agent {
+		fresh := NewAgent(t1)
+		moved := NewAgent(t1)
+		moved.Blackboard().Set(p+"own", 1.0)
+		if err := moved.SetTree(t2); err != nil {
+			t.Fatal(err)
+		}
+		back := NewAgent(t2)
+		back.Blackboard().Set(p+"flag", true)
+		if err := back.SetTree(t1); err != nil {
+			t.Fatal(err)
+		}
+		data, err := moved.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		restored := NewAgent(t2)
+		if err := restored.Restore(data); err != nil {
+			t.Fatal(err)
+		}
+		return map[string]*Agent{"fresh": fresh, "moved to another tree": moved,
+			"moved back": back, "restored": restored, "zero": {}}
+	}
+	for aname, a := range agents() {
+		bb := a.Blackboard()
+		for _, name := range names {
+			for _, v := range values {
+				for _, ttl := range []time.Duration{0, time.Second} {
+					what := fmt.Sprintf("%s agent, %s = %v (TTL %v)", aname, name, v, ttl)
+					if ttl == 0 {
+						bb.Set(name, v)
+					} else {
+						bb.SetTTL(name, v, ttl)
+					}
+					compareReads(what, bb)
+					bb.now += int64(2 * time.Second) // expires the TTL'd value
+					compareReads(what+", expired", bb)
+				}
+			}
+		}
+	}
+
+	// Writes: each write through Set on one agent, through the general
+	// path on another laid out alike, leaves the same blackboards.
+	a, b := agents(), agents()
+	for aname := range a {
+		for _, name := range names {
+			for _, v := range values {
+				a[aname].Blackboard().SetTTL(name, v, time.Second)
+				b[aname].Blackboard().SetTTL(name, v, time.Second)
+				bba, bbb := a[aname].Blackboard(), b[aname].Blackboard()
+				num.Set(bba, 3)
+				num.set(bbb, 3)
+				flag.Set(bba, true)
+				flag.set(bbb, true)
+				named.Set(bba, 4)
+				named.set(bbb, 4)
+				str.Set(bba, "s")
+				str.set(bbb, "s")
+				own.Set(bba, 5)
+				own.set(bbb, 5)
+				global.Set(bba, 6)
+				global.set(bbb, 6)
+				if !reflect.DeepEqual(bba.local, bbb.local) || !reflect.DeepEqual(bba.keys.ids, bbb.keys.ids) ||
+					!reflect.DeepEqual(bba.global.slots, bbb.global.slots) {
+					t.Fatalf("%s agent, after %s = %v: Set wrote\n%+v, the general path\n%+v", aname, name, v, bba.local, bbb.local)
+				}
+			}
+		}
+	}
+}
+
+// checkRead compares k's Get and Has with the general paths on bb.
+func checkRead[T any](t *testing.T, what string, bb *Blackboard, k Key[T]) {
+	t.Helper()
+	got, err := k.Get(bb)
+	want, werr := k.get(bb)
+	if !reflect.DeepEqual(got, want) || fmt.Sprint(err) != fmt.Sprint(werr) || reflect.TypeOf(err) != reflect.TypeOf(werr) {
+		t.Errorf("%s: Key[%T](%q).Get = %v, %v; the general path: %v, %v", what, got, k.Name(), got, err, want, werr)
+	}
+	if has, want := k.Has(bb), bb.get(k.id, k.global()) != nil; has != want {
+		t.Errorf("%s: Key[%T](%q).Has = %v, the general path %v", what, got, k.Name(), has, want)
 	}
 }

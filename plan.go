@@ -109,28 +109,32 @@ descend:
 	for {
 		// Tick n's children from k on while they return cont.
 		s := n.cont
+	kids:
 		for ; uint(k) < uint(len(n.kr)); k++ {
 			ref := &n.kr[k]
 			switch op := ref.op; {
 			case op >= kidComp: // kidComp, kidLeads
-				passed := 0 // the child's leading Checks known to hold (it is idle)
-				starting := *a.stp(ref.node)&stRunning == 0
-				if op == kidLeads && starting {
+				if *a.stp(ref.node)&stRunning != 0 {
+					// Down into the running composite child: first,
+					// written out.
+					if n, k = ref.n, 0; n.loop != loopReactive {
+						k = int(*a.wordp(n.mem))
+					}
+					continue descend
+				}
+				passed := 0 // the child's leading Checks known to hold
+				if op == kidLeads {
 					// Its leading Checks in turn (there is one at least)
 					// while they hold: the one that fails (Sequence) or
 					// holds (Selector) decides the child, as stop; one
 					// that cannot be compared fast (Invalid) lets the
 					// child tick.
-					m, r := 0, a.test(ref.lead0())
-					for r != Invalid && r != ref.stop {
-						if passed = m + 1; passed == len(ref.leads) {
-							break
-						}
-						m++
-						r = a.test(&ref.leads[m])
-					}
-					if r == ref.stop {
-						if s = r; s == n.cont {
+					for l, m := ref.lead0(), 0; ; {
+						r := a.test(l)
+						if r == ref.stop {
+							if s = r; s != n.cont {
+								break kids // n ends with it
+							}
 							// The siblings that follow and begin with the
 							// same checks up to this one are decided the
 							// same way (nothing ran in between), but for the
@@ -146,21 +150,22 @@ descend:
 								}
 								k = j
 							}
+							continue kids // decided
 						}
-						break // decided
+						if r == Invalid {
+							break
+						}
+						if passed = m + 1; passed == len(ref.leads) {
+							break
+						}
+						m++
+						// l+1 is ref.leads[m] (m < len(ref.leads)): no bounds check.
+						l = (*leadCheck)(unsafe.Add(unsafe.Pointer(l), unsafe.Sizeof(leadCheck{})))
 					}
 				}
-				// Down into the composite child: first, written out.
-				n = ref.n
-				switch {
-				case n.loop == loopReactive:
-					k = passed
-				case !starting:
-					k = int(*a.wordp(n.mem))
-				case n.loop == loopMemory:
+				// Down into the idle composite child: first, written out.
+				if n, k = ref.n, passed; n.loop == loopMemory {
 					k = int(*a.wordp(n.mem + 1))
-				default:
-					k = passed
 				}
 				continue descend
 			case op == kidAct && !a.watched:
@@ -196,11 +201,7 @@ descend:
 		// cont); back up while that ends the parents too.
 		for {
 			// finish, written out.
-			if k >= len(n.kr) {
-				if n.loop == loopMemory {
-					*a.wordp(n.mem + 1) = 0
-				}
-			} else {
+			if k < len(n.kr) {
 				if n.loop == loopReactive {
 					if prev := int(*a.wordp(n.mem)); prev != k {
 						if p := &n.kr[prev]; *a.stp(p.node)&stRunning != 0 {
@@ -215,25 +216,33 @@ descend:
 					}
 				}
 				if s == Running {
+					// n runs, and so do the composites above it up to
+					// top (Running is no composite's cont): tickNode's
+					// work for n, written out.
 					*a.wordp(n.mem) = int64(k)
-				} else if n.loop == loopMemory {
+					if n == top {
+						return s
+					}
+					*a.stp(n.at) |= stRunning
+					n, k = n.up, int(n.pos)
+					continue
+				}
+				if n.loop == loopMemory {
 					*a.wordp(n.mem + 1) = int64(k)
 				}
+			} else if n.loop == loopMemory {
+				*a.wordp(n.mem + 1) = 0
 			}
 			if n == top {
 				return s
 			}
 			// tickNode's work for the composite child n, written out.
 			c := n
-			if st := a.stp(c.at); s == Running {
-				*st |= stRunning
+			*a.stp(c.at) &^= stRunning
+			if len(a.obs) > 0 {
+				a.ended(c.at, c, s)
 			} else {
-				*st &^= stRunning
-				if len(a.obs) > 0 {
-					a.ended(c.at, c, s)
-				} else {
-					*a.wordp(c.mem) = 0 // all of ended for a composite: its one activation word
-				}
+				*a.wordp(c.mem) = 0 // all of ended for a composite: its one activation word
 			}
 			n, k = c.up, int(c.pos)
 			if s == n.cont {

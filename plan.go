@@ -198,10 +198,12 @@ descend:
 			}
 		}
 		// n ends its tick with s at child k (past the last: all returned
-		// cont); back up while that ends the parents too.
-		for {
-			// finish, written out.
-			if k < len(n.kr) {
+		// cont); back up while that ends the parents too. finish and
+		// tickNode's work for each, written out.
+		if s == Running {
+			// n runs, and so do the composites above it up to top:
+			// Running is no composite's cont.
+			for {
 				if n.loop == loopReactive {
 					if prev := int(*a.wordp(n.mem)); prev != k {
 						if p := &n.kr[prev]; *a.stp(p.node)&stRunning != 0 {
@@ -215,19 +217,31 @@ descend:
 						}
 					}
 				}
-				if s == Running {
-					// n runs, and so do the composites above it up to
-					// top (Running is no composite's cont): tickNode's
-					// work for n, written out.
-					*a.wordp(n.mem) = int64(k)
-					if n == top {
-						return s
-					}
-					*a.stp(n.at) |= stRunning
-					n, k = n.up, int(n.pos)
-					continue
+				*a.wordp(n.mem) = int64(k)
+				if n == top {
+					return Running
 				}
-				if n.loop == loopMemory {
+				*a.stp(n.at) |= stRunning
+				n, k = n.up, int(n.pos)
+			}
+		}
+		// n ends with Success or Failure: so do its parents while that is
+		// not their cont.
+		for {
+			if k < len(n.kr) {
+				if n.loop == loopReactive {
+					if prev := int(*a.wordp(n.mem)); prev != k {
+						if p := &n.kr[prev]; *a.stp(p.node)&stRunning != 0 {
+							if st := a.stp(p.node); p.n.plainHalt && *st&stForced == 0 && a.tracer == nil {
+								// As in the Running loop above.
+								*st &^= stRunning
+								*a.wordp(p.n.umem) = 0
+							} else {
+								a.haltRunning(p.node, p.n)
+							}
+						}
+					}
+				} else if n.loop == loopMemory {
 					*a.wordp(n.mem + 1) = int64(k)
 				}
 			} else if n.loop == loopMemory {
@@ -236,7 +250,6 @@ descend:
 			if n == top {
 				return s
 			}
-			// tickNode's work for the composite child n, written out.
 			c := n
 			*a.stp(c.at) &^= stRunning
 			if len(a.obs) > 0 {

@@ -289,11 +289,14 @@ func (ref *kidRef) end(m int) int {
 // fixed when the tree was compiled, and bind sized a.st and a.mem for
 // that tree (a.tree changes only between ticks: SetTree refuses to run
 // inside one). Indices read from the agent's memory (a composite's
-// current child) keep their bounds checks.
+// current child) keep their bounds checks. The indices are never
+// negative: taken as uint32, the compiler loads them zero-extended,
+// which it can do with an indexed address (kidRef.node of n.kr[k]), where
+// a sign extension costs two instructions more.
 func (a *Agent) stp(i int32) *uint8 {
-	return (*uint8)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.st)), i))
+	return (*uint8)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.st)), uint32(i)))
 }
 
 func (a *Agent) wordp(i int32) *int64 {
-	return (*int64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.mem)), uintptr(i)*8))
+	return (*int64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.mem)), uintptr(uint32(i))*8))
 }

@@ -46,6 +46,10 @@ type Agent struct {
 	busy    bool   // in a tick or an agent operation: operations wait
 	npend   uint8  // operations waiting in pending
 	inBare  bool   // in userTickBare's call of a user tick (its panic is the node's: tickAgents)
+	// bare: the tick is a manager's and no watchdog is set: walk ticks
+	// the plain user nodes of the root's region (kidBare) without a
+	// barrier of their own (tickAt).
+	bare    bool
 	pending uint32 // waiting operations, 4 bits each, oldest first
 	node    int32  // the user node being run (Ctx.Node)
 	ctx     Ctx
@@ -343,7 +347,7 @@ func (a *Agent) tickAt(now time.Duration, bare bool) Status {
 		return a.status
 	}
 	a.bb.now = int64(now)
-	a.busy = true
+	a.busy, a.bare = true, bare && !a.watched
 	if len(a.obs) > 0 {
 		a.reevaluate()
 	}
@@ -353,7 +357,7 @@ func (a *Agent) tickAt(now time.Duration, bare bool) Status {
 		// it, written out (as walk does for such children; endRoot).
 		// tickSome has this case of tickAt written out: keep them alike.
 		st := a.stp(0)
-		if s = a.walk(n, n, a.first(n, *st&stRunning == 0, 0), bare); s == Running {
+		if s = a.walk(n, n, a.first(n, *st&stRunning == 0, 0)); s == Running {
 			*st |= stRunning
 		} else {
 			*st &^= stRunning
@@ -402,7 +406,7 @@ func (a *Agent) resumeTick() {
 	n, k, s := cn.up, int(cn.pos), Failure
 	for {
 		if s == n.cont {
-			s = a.walk(top, n, k+1, true)
+			s = a.walk(top, n, k+1)
 			break
 		}
 		// walk's way up (plan.go), with finish.

@@ -173,10 +173,14 @@ func (t *Tree) compileLeads(i int32, guarded bool) {
 
 // linkKids points the kidRefs at their nodes, once the node array is
 // complete, and a composite child (comp) or plain user node (kidAct) back
-// at its parent (plan.go); it tells whether walk ticks the root.
+// at its parent (plan.go); it tells whether walk ticks the root, and
+// which nodes are in the root's region (kidBare).
 func (t *Tree) linkKids() {
+	// inRoot: the composites of the root's walk (pre-order: a parent comes
+	// before its children).
+	inRoot := make([]bool, len(t.nodes))
 	if t.rootWalk = nil; len(t.nodes) > 0 && t.nodes[0].kr != nil && t.nodes[0].guard < 0 {
-		t.rootWalk = &t.nodes[0]
+		t.rootWalk, inRoot[0] = &t.nodes[0], true
 	}
 	for i := range t.nodes {
 		t.nodes[i].at = int32(i)
@@ -198,8 +202,11 @@ func (t *Tree) linkKids() {
 					ref.op = kidLeads
 				}
 				n.up, n.pos = &t.nodes[i], int32(k)
+				inRoot[ref.node] = inRoot[i]
 			case (n.kind == kAction || n.kind == kCondition) && n.guard < 0 && n.cb&(hasStart|hasEnd) == 0 && !n.ends:
-				ref.op = kidAct
+				if ref.op = kidAct; inRoot[i] {
+					ref.op = kidBare
+				}
 				n.up, n.pos = &t.nodes[i], int32(k) // where resumeTick resumes a walk
 			}
 		}

@@ -465,9 +465,9 @@ func tickSome(agents []*Agent, now time.Duration, before func(*Agent), dirty *[]
 		if n != nil {
 			// tickAt(now, true), written out for its common case.
 			a.bb.now = int64(now)
-			a.busy = true
+			a.busy, a.bare = true, !a.watched
 			st := a.stp(0)
-			if s := a.walk(n, n, a.first(n, *st&stRunning == 0, 0), true); s == Running {
+			if s := a.walk(n, n, a.first(n, *st&stRunning == 0, 0)); s == Running {
 				*st |= stRunning
 				a.status = s
 			} else {

@@ -40,6 +40,7 @@ const (
 	kidTick  uint8 = iota // tickNode
 	kidCheck              // a plain Check (kidRef.self): compared, or tickNode when the fast comparison does not apply
 	kidAct                // a plain user action or condition: no guard, start or end callback, nothing to do at its end
+	kidBare               // the same, in the root's region: ticked bare in a manager tick (Agent.bare)
 	kidComp               // a sequence or selector without guard: walk goes down into it
 	kidLeads              // the same, with leading Checks that may decide it while it is idle (the last: walk tests op >= kidComp)
 )
@@ -100,11 +101,13 @@ func (a *Agent) finish(n *node, k int, s Status) Status {
 // bit and end, as for any node. Callers begin at top, at child
 // a.first(top, starting, 0). See the top of this file.
 //
-// bare: the plain user nodes (kidAct) are ticked without a panic barrier
-// of their own (userTickBare), because the caller has one that resumes
-// the walk after such a node panics (tickAgents, resumeTick); only for
-// the root's walk, whose frames are all the barrier unwinds.
-func (a *Agent) walk(top, n *node, k int, bare bool) Status {
+// In a manager tick (a.bare), the plain user nodes of the root's region
+// (kidBare) are ticked without a panic barrier of their own
+// (userTickBare), because the caller has one that resumes the walk after
+// such a node panics (tickAgents, resumeTick); only in the root's region,
+// whose walk's frames are all the barrier unwinds. (A flag of the agent
+// rather than a parameter: the loop has one live value less.)
+func (a *Agent) walk(top, n *node, k int) Status {
 descend:
 	for {
 		// Tick n's children from k on while they return cont.
@@ -168,13 +171,11 @@ descend:
 					k = int(*a.wordp(n.mem + 1))
 				}
 				continue descend
-			case op == kidAct && !a.watched:
+			case op == kidBare && a.bare:
+				s = ref.n.bareFn(a, ref.node, ref.n) // the next case, with userTickBare (bareFunc)
+			case op >= kidAct && !a.watched: // kidAct, kidBare
 				// A plain user node: tickNode's work for it, written out.
 				cn := ref.n
-				if bare {
-					s = cn.bareFn(a, ref.node, cn) // all of this case (bareFunc)
-					break
-				}
 				st := a.stp(ref.node)
 				if s = a.userTick(ref.node, cn); s == Running {
 					*st |= stRunning

@@ -26,7 +26,7 @@ func (a *Agent) tickNode(i int32, n *node) Status {
 	switch n.kind {
 	case kSequence, kSequenceWithMemory, kSelector, kReactiveSequence, kReactiveSelector:
 		if a.tracer == nil {
-			s = a.walk(n, n, a.first(n, starting, 0), false)
+			s = a.walk(n, n, a.first(n, starting, 0))
 		} else {
 			s = a.composite(n, starting)
 		}

@@ -1,7 +1,9 @@
 package arbor
 
 import (
+	"maps"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -30,6 +32,65 @@ func TestLeadCheckIntervals(t *testing.T) {
 					t.Errorf("%v %s %v: interval [%v, %v] neg %v gives %v, want %v", x, op, lit, l.lo, l.hi, l.neg, got, !got)
 				}
 			}
+		}
+	}
+}
+
+// The plain user nodes of the root's region, and only those, are ticked
+// bare in a manager tick (kidBare): a node below a decorator is in a
+// walk that tickNode starts, whose frames the manager's barrier does not
+// resume.
+func TestKidBareIsTheRootRegion(t *testing.T) {
+	reg := NewRegistry()
+	for _, name := range []string{"A", "B"} {
+		if err := reg.ActionFunc(name, func(*Ctx) (Status, error) { return Success, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compile := func(root *Node) *Tree {
+		t.Helper()
+		tree, err := Compile(&Document{Trees: map[string]*Node{"main": root}}, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tree
+	}
+	// ops returns the opcodes of the kidRefs of plain user nodes, by
+	// path.
+	ops := func(tree *Tree) map[string]uint8 {
+		m := map[string]uint8{}
+		for i := range tree.nodes {
+			for _, ref := range tree.nodes[i].kr {
+				if ref.op == kidAct || ref.op == kidBare {
+					m[tree.meta[ref.node].path] = ref.op
+				}
+			}
+		}
+		return m
+	}
+	tree := compile(ReactiveSelector(
+		Sequence(Check("x", "<", 1), Leaf("A")),
+		Inverter(Sequence(Leaf("A"), Sequence(Leaf("B")))),
+		Leaf("B"),
+	))
+	got := ops(tree)
+	want := map[string]uint8{}
+	for i := range tree.nodes {
+		if tree.nodes[i].kind != kAction {
+			continue
+		}
+		p := tree.meta[i].path
+		if want[p] = kidBare; strings.Contains(p, ".child.") { // below the Inverter
+			want[p] = kidAct
+		}
+	}
+	if !maps.Equal(got, want) || len(got) != 4 {
+		t.Errorf("opcodes %v, want %v", got, want)
+	}
+	// A root that walk does not tick: no region.
+	for p, op := range ops(compile(Inverter(Sequence(Leaf("A"), Leaf("B"))))) {
+		if op != kidAct {
+			t.Errorf("%s: opcode %d, want kidAct", p, op)
 		}
 	}
 }

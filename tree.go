@@ -73,7 +73,7 @@ type node struct {
 	kids     []int32
 	kr       []kidRef // the children, for the loops of sequences and selectors
 	// A sequence or selector without guard that is a child of another
-	// (kidRef.comp), or a plain user node child of one (kidAct): its
+	// (kidComp), or a plain user node child of one (kidAct, kidBare): its
 	// parent and its place among the parent's children, for walk and
 	// resumeTick (plan.go); at: its own index.
 	up     *node

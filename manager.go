@@ -410,16 +410,33 @@ func (p *workerPool) close() {
 // stops; the barrier has reported the panic as userTick's does, and the
 // agent's tick resumes after the node, in the next call of tickSome.
 func tickAgents(agents []*Agent, now time.Duration, before func(*Agent), dirty *[]*Agent) {
-	for resume := false; len(agents) > 0; {
-		agents, resume = tickSome(agents, now, before, dirty, resume)
+	if before == nil {
+		before = noBefore // called unconditionally: cheaper than a test per agent
 	}
+	r := tickRun{now: now, before: before, dirty: dirty}
+	for resume := false; len(agents) > 0; {
+		agents, resume = tickSome(agents, &r, resume)
+	}
+}
+
+// noBefore is the before function of a manager tick without one.
+func noBefore(*Agent) {}
+
+// tickRun is what every agent-tick of tickSome needs besides the agent.
+// It is passed by pointer, so that the loop keeps one register for it
+// across its calls (before, walk) instead of one per field, each
+// reloaded at every iteration.
+type tickRun struct {
+	now    time.Duration
+	before func(*Agent) // never nil
+	dirty  *[]*Agent    // the agents with pending global writes
 }
 
 // tickSome is tickAgents until a plain user node ticked bare panics; it
 // returns the agents left, that node's agent first (resume: its tick
 // resumes, from resumeTick, rather than starting). Other panics (of
 // before, say) go on.
-func tickSome(agents []*Agent, now time.Duration, before func(*Agent), dirty *[]*Agent, resume bool) (rest []*Agent, resumed bool) {
+func tickSome(agents []*Agent, r *tickRun, resume bool) (rest []*Agent, resumed bool) {
 	finished := false
 	defer func() {
 		if finished {
@@ -447,7 +464,7 @@ func tickSome(agents []*Agent, now time.Duration, before func(*Agent), dirty *[]
 		a := agents[0]
 		a.resumeTick()
 		if a.bb.dirty {
-			*dirty = append(*dirty, a)
+			*r.dirty = append(*r.dirty, a)
 		}
 		from = 1
 	}
@@ -455,36 +472,35 @@ func tickSome(agents []*Agent, now time.Duration, before func(*Agent), dirty *[]
 		if !a.active { // paused
 			continue
 		}
-		if before != nil {
-			before(a)
-		}
+		r.before(a)
 		var n *node // the root, when walk ticks it and tickAt has nothing else to do
 		if a.active && !a.busy && len(a.obs) == 0 && a.tracer == nil {
 			n = a.tree.rootWalk
 		}
 		if n != nil {
-			// tickAt(now, true), written out for its common case.
-			a.bb.now = int64(now)
+			// tickAt(now, true), written out for its common case. The
+			// root and its state byte are read again after the walk
+			// rather than kept (spilled) across the call.
+			a.bb.now = int64(r.now)
 			a.busy, a.bare = true, !a.watched
-			st := a.stp(0)
-			if s := a.walk(n, n, a.first(n, *st&stRunning == 0, 0)); s == Running {
+			s := a.walk(n, n, a.first(n, *a.stp(0)&stRunning == 0, 0))
+			a.status = s
+			if st := a.stp(0); s == Running {
 				*st |= stRunning
-				a.status = s
 			} else {
 				*st &^= stRunning
-				if len(a.obs) > 0 {
+				if n := a.tree.rootWalk; len(a.obs) > 0 {
 					a.ended(0, n, s)
 				} else {
-					a.clearActivation(n) // all of ended for a composite
+					*a.wordp(n.mem) = 0 // all of ended for a composite: its one activation word
 				}
-				a.status = s
 			}
 			a.done()
 		} else {
-			a.tickAt(now, true)
+			a.tickAt(r.now, true)
 		}
 		if a.bb.dirty {
-			*dirty = append(*dirty, a)
+			*r.dirty = append(*r.dirty, a)
 		}
 	}
 	finished = true

@@ -28,7 +28,7 @@ func (a *Agent) register(leaf int32, result Status) {
 	mode := a.tree.nodes[c].abort
 	cold := a.coldPart()
 	cold.obsSeq++
-	a.obs = append(a.obs, observer{cond: leaf, at: c, branch: a.branchOf(c, leaf), seq: cold.obsSeq, mode: mode, result: result, waiting: mode == AbortLower})
+	a.setObs(append(a.obs, observer{cond: leaf, at: c, branch: a.branchOf(c, leaf), seq: cold.obsSeq, mode: mode, result: result, waiting: mode == AbortLower}))
 }
 
 // branchOf returns the index of x's child whose subtree holds node i.
@@ -51,7 +51,7 @@ func (a *Agent) removeObservers(drop func(*observer) bool) {
 			out = append(out, a.obs[k])
 		}
 	}
-	a.obs = out
+	a.setObs(out)
 }
 
 // dropObserversAt drops the observers sitting at x (x was halted).

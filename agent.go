@@ -18,6 +18,42 @@ const (
 	stSkipped  uint8 = 1 << 4 // its guard was false in this tick (markSkip nodes; the parent clears it at once)
 )
 
+// Agent.flags bits: what decides how the agent's next tick goes. The
+// manager's loop ticks an agent whose flags are agActive alone (and that
+// is not busy) by its root's walk directly: one comparison (tickSome).
+// Each bit but agActive mirrors a field, which is written only through
+// the function that sets both.
+const (
+	agTraced uint8 = 1 << iota // a tracer is set: a.tracer != nil (setTracer)
+	agObs                      // observers are registered: len(a.obs) > 0 (setObs)
+	agNoWalk                   // walk does not tick the tree's root: a.tree.rootWalk == nil (bind)
+	agActive uint8 = 1 << 7    // has a tree and is not paused (not in a zero Agent: see Tick); the sign bit (active)
+)
+
+// active reports whether the agent has a tree and is not paused: whether
+// agActive, the sign bit, is set (one comparison).
+func (a *Agent) active() bool { return int8(a.flags) < 0 }
+
+// setTracer sets a.tracer and agTraced.
+func (a *Agent) setTracer(t Tracer) {
+	a.tracer = t
+	if t != nil {
+		a.flags |= agTraced
+	} else {
+		a.flags &^= agTraced
+	}
+}
+
+// setObs sets a.obs and agObs.
+func (a *Agent) setObs(obs []observer) {
+	a.obs = obs
+	if len(obs) > 0 {
+		a.flags |= agObs
+	} else {
+		a.flags &^= agObs
+	}
+}
+
 // Agent is one entity running a Tree: which nodes are running, their
 // memory, the observers of conditional aborts and the blackboard. Agents of
 // the same Tree share nothing mutable but the global blackboard scope.
@@ -41,7 +77,7 @@ type Agent struct {
 	obs     []observer
 	tracer  Tracer
 	status  Status // the root's last result
-	active  bool   // has a tree and is not paused (false in a zero Agent: see Tick)
+	flags   uint8  // agActive, agTraced, agObs, agNoWalk
 	watched bool   // a watchdog is set (cold.budget > 0)
 	busy    bool   // in a tick or an agent operation: operations wait
 	npend   uint8  // operations waiting in pending
@@ -148,7 +184,7 @@ func (e *SlowError) Error() string {
 }
 
 // WithTracer sets a function that receives every node event (see Tracer).
-func WithTracer(t Tracer) AgentOption { return func(a *Agent) { a.tracer = t } }
+func WithTracer(t Tracer) AgentOption { return func(a *Agent) { a.setTracer(t) } }
 
 // WithID sets the agent's id, shown in error reports and the debugger.
 // Manager.Add assigns ids itself, in order of addition, whatever WithID
@@ -163,7 +199,7 @@ func NewAgent(t *Tree, opts ...AgentOption) *Agent {
 	if t == nil {
 		panic("arbor: NewAgent: nil tree (Compile's error was not checked?)")
 	}
-	a := &Agent{active: true}
+	a := &Agent{flags: agActive}
 	a.bb = Blackboard{keys: emptyKeys} // the global scope: WithGlobals, or its own below
 	a.ctx.agent = a
 	a.bind(t)
@@ -182,6 +218,9 @@ func NewAgent(t *Tree, opts ...AgentOption) *Agent {
 func (a *Agent) bind(t *Tree) {
 	a.dropForces()
 	a.tree = t
+	if a.flags &^= agNoWalk; t.rootWalk == nil {
+		a.flags |= agNoWalk
+	}
 	// One allocation holds the agent's pointer-free state: the node state
 	// bytes, the node memory words and the user nodes' memory.
 	stWords := (len(t.nodes) + 7) / 8
@@ -207,10 +246,11 @@ func (a *Agent) bind(t *Tree) {
 			}
 		}
 	}
-	a.obs = nil
+	var obs []observer
 	if t.observers > 0 {
-		a.obs = make([]observer, 0, t.observers)
+		obs = make([]observer, 0, t.observers)
 	}
+	a.setObs(obs)
 	if a.cold != nil {
 		a.cold.obsSeq = 0
 	}
@@ -255,7 +295,7 @@ func (a *Agent) bindFirst() {
 		a.initBlackboard()
 	}
 	a.ctx.agent = a
-	a.active = true
+	a.flags |= agActive
 }
 
 // initBlackboard gives a zero Agent the blackboard NewAgent gives an agent
@@ -298,7 +338,7 @@ func (a *Agent) Status() Status { return a.status }
 
 // Paused reports whether the agent is paused (never for a zero Agent,
 // which Pause does not pause).
-func (a *Agent) Paused() bool { return !a.active && a.tree != nil }
+func (a *Agent) Paused() bool { return !a.active() && a.tree != nil }
 
 // Tracer returns the agent's tracer (nil when none), so that tools can
 // chain to it.
@@ -311,11 +351,11 @@ func (a *Agent) Tracer() Tracer {
 
 // SetTracer replaces the agent's tracer (nil removes it).
 func (a *Agent) SetTracer(t Tracer) {
-	a.tracer = t
+	a.setTracer(t)
 	if c := a.cold; c != nil && c.forced != nil {
 		c.nopTracer = t == nil
 		if t == nil {
-			a.tracer = ignoreEvents
+			a.setTracer(ignoreEvents)
 		}
 	}
 }
@@ -339,7 +379,7 @@ func (a *Agent) tickAt(now time.Duration, bare bool) Status {
 	// Paused or busy. A zero Agent is not active either, so that this one
 	// test covers it at no cost to the ticks of other agents; its status
 	// is Invalid.
-	if !a.active || a.busy {
+	if !a.active() || a.busy {
 		if a.busy {
 			// From a callback of the agent's own tick or operation.
 			a.report(a.node, ErrReentrantTick)
@@ -499,7 +539,7 @@ func (a *Agent) Halt() {
 	}
 	a.busy = true
 	a.halt(0)
-	a.obs = a.obs[:0]
+	a.setObs(a.obs[:0])
 	a.done()
 }
 
@@ -512,7 +552,7 @@ func (a *Agent) Reset() {
 	}
 	a.busy = true
 	a.halt(0)
-	a.obs = a.obs[:0]
+	a.setObs(a.obs[:0])
 	if a.cold != nil {
 		a.cold.obsSeq = 0
 	}
@@ -533,22 +573,22 @@ func (a *Agent) Reset() {
 // nodes get their pause callback, in tree order. A zero Agent is not
 // paused.
 func (a *Agent) Pause() {
-	if a.wait(opPause) || !a.active { // already paused, or no tree
+	if a.wait(opPause) || !a.active() { // already paused, or no tree
 		return
 	}
 	a.busy = true
-	a.active = false
+	a.flags &^= agActive
 	a.notifyPause(true)
 	a.done()
 }
 
 // Resume undoes Pause; running user nodes get their pause(false) callback.
 func (a *Agent) Resume() {
-	if a.wait(opResume) || a.active || a.tree == nil {
+	if a.wait(opResume) || a.active() || a.tree == nil {
 		return
 	}
 	a.busy = true
-	a.active = true
+	a.flags |= agActive
 	a.notifyPause(false)
 	a.done()
 }

@@ -56,7 +56,8 @@ func (a *Agent) Force(id int, s Status) error {
 	}
 	c.forced[id] = s
 	if a.tracer == nil {
-		a.tracer, c.nopTracer = ignoreEvents, true
+		a.setTracer(ignoreEvents)
+		c.nopTracer = true
 	}
 	return nil
 }
@@ -80,7 +81,8 @@ func (a *Agent) Unforce(id int) error {
 	if c.nforced--; c.nforced == 0 {
 		c.forced = nil
 		if c.nopTracer {
-			a.tracer, c.nopTracer = nil, false
+			a.setTracer(nil)
+			c.nopTracer = false
 		}
 	}
 	return nil
@@ -150,7 +152,8 @@ func (a *Agent) dropForces() {
 	if c := a.cold; c != nil && c.forced != nil {
 		c.forced, c.nforced = nil, 0
 		if c.nopTracer {
-			a.tracer, c.nopTracer = nil, false
+			a.setTracer(nil)
+			c.nopTracer = false
 		}
 	}
 }

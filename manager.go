@@ -469,18 +469,18 @@ func tickSome(agents []*Agent, r *tickRun, resume bool) (rest []*Agent, resumed 
 		from = 1
 	}
 	for _, a := range agents[from:] {
-		if !a.active { // paused
+		if !a.active() { // paused
 			continue
 		}
 		r.before(a)
-		var n *node // the root, when walk ticks it and tickAt has nothing else to do
-		if a.active && !a.busy && len(a.obs) == 0 && a.tracer == nil {
-			n = a.tree.rootWalk
-		}
-		if n != nil {
-			// tickAt(now, true), written out for its common case. The
-			// root and its state byte are read again after the walk
-			// rather than kept (spilled) across the call.
+		if a.flags == agActive && !a.busy {
+			// tickAt(now, true), written out for its common case: an
+			// agent that is not paused, busy or traced, has no
+			// observers, and whose root walk ticks (flags: one
+			// comparison for all but busy). The root and its state byte
+			// are read again after the walk rather than kept (spilled)
+			// across the call.
+			n := a.tree.rootWalk
 			a.bb.now = int64(r.now)
 			a.busy, a.bare = true, !a.watched
 			s := a.walk(n, n, a.first(n, *a.stp(0)&stRunning == 0, 0))

@@ -393,7 +393,7 @@ func (a *Agent) Snapshot() ([]byte, error) {
 	w.str(a.tree.Fingerprint())
 	w.varint(a.bb.now)
 	w.byte1(byte(a.status))
-	w.boolean(!a.active) // paused
+	w.boolean(!a.active()) // paused
 	w.bytes(a.snapState())
 	w.uvarint(uint64(len(a.mem)))
 	for _, x := range a.mem {
@@ -561,12 +561,14 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 		}
 		copy(a.st, st)
 		copy(a.mem, mem)
-		a.obs = append(a.obs[:0], obs...)
+		a.setObs(append(a.obs[:0], obs...))
 		if obsSeq != 0 || a.cold != nil {
 			a.coldPart().obsSeq = obsSeq
 		}
 		a.status = status
-		a.active = !paused
+		if a.flags &^= agActive; !paused {
+			a.flags |= agActive
+		}
 	} else {
 		a.Reset() // the tree starts afresh
 	}

@@ -68,6 +68,9 @@ func (a *Agent) setObs(obs []observer) {
 //
 // An Agent is not safe for concurrent use; a Manager ticks many agents in
 // parallel, each on one goroutine at a time.
+//
+// NewAgent allocates an Agent with its tree's blackboard slots and node
+// state right after it (agentLayout); its nodes' Ctx is the Agent itself.
 type Agent struct {
 	// Hot fields first: a tick touches these.
 	tree    *Tree
@@ -88,7 +91,6 @@ type Agent struct {
 	bare    bool
 	pending uint32 // waiting operations, 4 bits each, oldest first
 	node    int32  // the user node being run (Ctx.Node)
-	ctx     Ctx
 	owner   any
 	// Cold fields.
 	cold *agentCold
@@ -199,10 +201,11 @@ func NewAgent(t *Tree, opts ...AgentOption) *Agent {
 	if t == nil {
 		panic("arbor: NewAgent: nil tree (Compile's error was not checked?)")
 	}
-	a := &Agent{flags: agActive}
-	a.bb = Blackboard{keys: emptyKeys} // the global scope: WithGlobals, or its own below
-	a.ctx.agent = a
-	a.bind(t)
+	base := reflect.New(t.layout.typ).UnsafePointer()
+	a := (*Agent)(base) // the allocation's first field (agentLayout)
+	a.flags = agActive
+	a.bb.keys = emptyKeys // the global scope: WithGlobals, or its own below
+	a.bindIn(t, base)
 	for _, o := range opts {
 		o(a)
 	}
@@ -214,17 +217,66 @@ func NewAgent(t *Tree, opts ...AgentOption) *Agent {
 	return a
 }
 
-// bind gives the agent fresh state for tree t.
-func (a *Agent) bind(t *Tree) {
+// agentLayout is the one allocation NewAgent makes for an agent of a
+// tree: the Agent, then the blackboard slots of the tree's keys, then the
+// agent's pointer-free state (the node state bytes, the node memory words
+// and the user nodes' memory, as bind lays them out). Ticking agents in
+// the order they were made then reads memory in order, one stretch per
+// agent, instead of three objects from three parts of the heap; the
+// pointer-free words come last, where the garbage collector's scan of the
+// object stops.
+type agentLayout struct {
+	typ   reflect.Type // struct{ A Agent; S [slots]slot; W [words]uint64 }
+	slots uintptr      // offset of S
+	words uintptr      // offset of W
+}
+
+// stateWords returns how many words the pointer-free state of an agent of
+// t takes: the node state bytes (rounded up to whole words), then the
+// memory words.
+func (t *Tree) stateWords() int { return (len(t.nodes)+7)/8 + t.words }
+
+// setLayout sets the tree's agentLayout, once it is compiled.
+func (t *Tree) setLayout() {
+	typ := reflect.StructOf([]reflect.StructField{
+		{Name: "A", Type: reflect.TypeFor[Agent]()},
+		{Name: "S", Type: reflect.ArrayOf(len(t.keys.ids), reflect.TypeFor[slot]())},
+		{Name: "W", Type: reflect.ArrayOf(t.stateWords(), reflect.TypeFor[uint64]())},
+	})
+	t.layout = agentLayout{typ: typ, slots: typ.Field(1).Offset, words: typ.Field(2).Offset}
+}
+
+// bind gives the agent fresh state for tree t, in new allocations.
+func (a *Agent) bind(t *Tree) { a.bindIn(t, nil) }
+
+// bindIn is bind. base, when not nil, is the agent's own allocation, of
+// t.layout.typ (NewAgent): the state and the blackboard slots go in it.
+// An agent bound again later (SetTree) gets new allocations, leaving that
+// room unused.
+func (a *Agent) bindIn(t *Tree, base unsafe.Pointer) {
 	a.dropForces()
 	a.tree = t
 	if a.flags &^= agNoWalk; t.rootWalk == nil {
 		a.flags |= agNoWalk
 	}
-	// One allocation holds the agent's pointer-free state: the node state
+	// One block holds the agent's pointer-free state: the node state
 	// bytes, the node memory words and the user nodes' memory.
 	stWords := (len(t.nodes) + 7) / 8
-	block := make([]uint64, stWords+t.words)
+	var block []uint64
+	var local []slot
+	if base == nil {
+		block = make([]uint64, t.stateWords())
+	} else {
+		// In bounds: the allocation's arrays W and S have these lengths
+		// (setLayout); an empty one is left nil rather than pointing at
+		// the allocation's end.
+		if n := t.stateWords(); n > 0 {
+			block = unsafe.Slice((*uint64)(unsafe.Add(base, t.layout.words)), n)
+		}
+		if n := len(t.keys.ids); n > 0 {
+			local = unsafe.Slice((*slot)(unsafe.Add(base, t.layout.slots)), n)
+		}
+	}
 	a.st, a.mem = nil, nil
 	if stWords > 0 {
 		a.st = unsafe.Slice((*uint8)(unsafe.Pointer(&block[0])), len(t.nodes))
@@ -232,7 +284,7 @@ func (a *Agent) bind(t *Tree) {
 	if t.words > 0 {
 		a.mem = unsafe.Slice((*int64)(unsafe.Pointer(&block[stWords])), t.words)
 	}
-	a.bb.adopt(t.keys)
+	a.bb.adopt(t.keys, local)
 	if a.cold != nil {
 		a.cold.umem = nil
 	}
@@ -294,7 +346,6 @@ func (a *Agent) bindFirst() {
 	if a.bb.keys == nil {
 		a.initBlackboard()
 	}
-	a.ctx.agent = a
 	a.flags |= agActive
 }
 

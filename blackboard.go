@@ -65,13 +65,17 @@ type Blackboard struct {
 	local []slot    // agent scope, one slot per key of keys
 	keys  *keyIndex // the tree's keys (and the agent's others)
 	now   int64
-	dirty bool // gbuf holds writes
 	// During a Manager tick the global scope is read-only and shared: the
 	// agent's global writes wait in gbuf (read back by the agent itself)
-	// until the manager applies them in agent order.
+	// until the manager applies them in agent order (dirty).
 	gbuf   *globalBuffer
 	global *Globals
 }
+
+// dirty reports whether the blackboard holds global writes that wait for
+// the end of a Manager tick. (It is not a field: an agent's Blackboard is
+// part of every agent, and the byte of a flag took eight there.)
+func (b *Blackboard) dirty() bool { return b.gbuf != nil && len(b.gbuf.pending) > 0 }
 
 // globalBuffer holds an agent's global writes of a Manager tick.
 type globalBuffer struct {
@@ -86,7 +90,7 @@ type pendingGlobal struct {
 
 // pendingSlot returns the agent's pending write of global key id, or nil.
 func (b *Blackboard) pendingSlot(id int32) *slot {
-	if !b.dirty {
+	if b.gbuf == nil {
 		return nil
 	}
 	p := b.gbuf.pending
@@ -111,7 +115,6 @@ func (b *Blackboard) flushPending() {
 		p.s = slot{}
 	}
 	b.gbuf.pending = pending[:0]
-	b.dirty = false
 }
 
 // Now returns the blackboard's clock: the time of the agent's last tick.
@@ -166,7 +169,6 @@ func (b *Blackboard) slot(id int32, global bool) *slot {
 			b.gbuf = &globalBuffer{}
 		}
 		b.gbuf.pending = append(b.gbuf.pending, pendingGlobal{id: id})
-		b.dirty = true
 		return &b.gbuf.pending[len(b.gbuf.pending)-1].s
 	}
 	if !global {

@@ -129,6 +129,7 @@ func Compile(doc *Document, reg *Registry, opts ...CompileOptions) (*Tree, error
 		}
 	}
 	t.linkKids()
+	t.setLayout()
 	return t, nil
 }
 

@@ -113,7 +113,7 @@ func (k Children) child(i int, op string) (int32, bool) {
 type controlAction[M any] struct{ ctl Control[M] }
 
 func (c controlAction[M]) Tick(ctx *Ctx, m *M) (Status, error) {
-	a := ctx.agent
+	a := ctx.agent()
 	return c.ctl.Tick(ctx, m, Children{a: a, tree: a.tree, self: a.node})
 }
 

@@ -88,13 +88,19 @@ func (b *Blackboard) localSlot(id int32) *slot {
 }
 
 // adopt lays the blackboard out for a tree's key index, keeping the
-// values it holds.
-func (b *Blackboard) adopt(keys *keyIndex) {
+// values it holds. local, when not nil, is room for the index's slots,
+// zeroed (a new agent's: bindIn); its capacity is its length, so that
+// localSlot's append of a key of the agent's own moves the slots rather
+// than write past them.
+func (b *Blackboard) adopt(keys *keyIndex, local []slot) {
 	if keys == b.keys {
 		return
 	}
 	old := *b
-	b.keys, b.local = keys, make([]slot, len(keys.ids))
+	if local == nil {
+		local = make([]slot, len(keys.ids))
+	}
+	b.keys, b.local = keys, local
 	for j := range old.local {
 		if old.local[j].kind != KindNone {
 			*b.localSlot(old.keys.ids[j]) = old.local[j]

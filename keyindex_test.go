@@ -3,8 +3,10 @@ package arbor
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func compileKeys(t *testing.T, root *Node) *Tree {
@@ -285,5 +287,57 @@ func checkRead[T any](t *testing.T, what string, bb *Blackboard, k Key[T]) {
 	}
 	if has, want := k.Has(bb), bb.get(k.id, k.global()) != nil; has != want {
 		t.Errorf("%s: Key[%T](%q).Has = %v, the general path %v", what, got, k.Name(), has, want)
+	}
+}
+
+// NewAgent lays an agent out in one allocation (agentLayout): the Agent,
+// its tree keys' slots, its node state and memory words. A key of its own
+// moves the slots to a table of their own, leaving the node state as it
+// was; SetTree gives the state of the new tree allocations of its own.
+func TestAgentLayout(t *testing.T) {
+	tree := compileKeys(t, Sequence(Check("layout-a", ">", 0), Check("layout-b", ">", 0), WaitTicks(3)))
+	a := NewAgent(tree)
+	base, size := uintptr(unsafe.Pointer(a)), tree.layout.typ.Size()
+	within := func(p unsafe.Pointer, n uintptr) bool {
+		return uintptr(p) >= base && uintptr(p)+n <= base+size
+	}
+	if len(a.bb.local) != 2 || cap(a.bb.local) != 2 || !within(unsafe.Pointer(&a.bb.local[0]), 2*unsafe.Sizeof(slot{})) {
+		t.Fatalf("slots: len %d, cap %d, not in the agent's allocation", len(a.bb.local), cap(a.bb.local))
+	}
+	if !within(unsafe.Pointer(&a.st[0]), uintptr(len(a.st))) || !within(unsafe.Pointer(&a.mem[0]), uintptr(len(a.mem))*8) {
+		t.Fatal("node state not in the agent's allocation")
+	}
+	a.Blackboard().Set("layout-a", 1)
+	a.Blackboard().Set("layout-b", 2)
+	if s := a.Tick(time.Second); s != Running {
+		t.Fatalf("tick: %v", s)
+	}
+	st, mem := append([]uint8(nil), a.st...), append([]int64(nil), a.mem...)
+	for i := range 3 * extraScan {
+		a.Blackboard().Set(fmt.Sprintf("layout-own-%d", i), float64(i))
+	}
+	if within(unsafe.Pointer(&a.bb.local[0]), 0) {
+		t.Error("the grown slots are still in the agent's allocation")
+	}
+	if !slices.Equal(st, a.st) || !slices.Equal(mem, a.mem) {
+		t.Fatalf("new keys changed the node state: %v %v, was %v %v", a.st, a.mem, st, mem)
+	}
+	for i := range 3 * extraScan {
+		if v, ok := a.Blackboard().Lookup(fmt.Sprintf("layout-own-%d", i)); !ok || v != Number(float64(i)) {
+			t.Fatalf("own key %d: %v %v", i, v, ok)
+		}
+	}
+	if s := a.Tick(2 * time.Second); s != Running {
+		t.Fatalf("tick after new keys: %v", s)
+	}
+	other := compileKeys(t, Sequence(Check("layout-b", "==", 2), WaitTicks(3)))
+	if err := a.SetTree(other); err != nil {
+		t.Fatal(err)
+	}
+	if within(unsafe.Pointer(&a.st[0]), 0) || within(unsafe.Pointer(&a.bb.local[0]), 0) {
+		t.Error("SetTree placed the new tree's state in the first tree's room")
+	}
+	if s := a.Tick(3 * time.Second); s != Running {
+		t.Fatalf("tick of the new tree: %v", s)
 	}
 }

@@ -463,7 +463,7 @@ func tickSome(agents []*Agent, r *tickRun, resume bool) (rest []*Agent, resumed 
 	if resume {
 		a := agents[0]
 		a.resumeTick()
-		if a.bb.dirty {
+		if a.bb.dirty() {
 			*r.dirty = append(*r.dirty, a)
 		}
 		from = 1
@@ -499,7 +499,7 @@ func tickSome(agents []*Agent, r *tickRun, resume bool) (rest []*Agent, resumed 
 		} else {
 			a.tickAt(r.now, true)
 		}
-		if a.bb.dirty {
+		if a.bb.dirty() {
 			*r.dirty = append(*r.dirty, a)
 		}
 	}

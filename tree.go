@@ -20,7 +20,8 @@ type Tree struct {
 	keys      *keyIndex  // the agent-scope blackboard keys the tree mentions
 	observers int        // condition leaves that can become observers
 	awake     []int32
-	random    []int32 // the random composites (their generators are seeded per agent)
+	random    []int32     // the random composites (their generators are seeded per agent)
+	layout    agentLayout // a new agent's one allocation (NewAgent)
 	fpOnce    sync.Once
 	fp        string // Fingerprint
 }

@@ -16,35 +16,42 @@ import (
 // through it on the agent (Halt, Reset, Pause, Resume) take effect when
 // the tick ends; Agent.Tick, SetTree, Force, Unforce and Restore are
 // refused.
-type Ctx struct {
-	agent *Agent // the node being run is agent.node
-}
+//
+// A *Ctx is the agent's own address (Agent.ctx), so that an agent needs no
+// field for its nodes' Ctx: the node being run is the agent's node.
+type Ctx Agent
+
+// agent returns the agent running the node.
+func (c *Ctx) agent() *Agent { return (*Agent)(c) }
+
+// ctx returns the Ctx the agent's user nodes receive.
+func (a *Agent) ctx() *Ctx { return (*Ctx)(a) }
 
 // Agent returns the agent running the node.
-func (c *Ctx) Agent() *Agent { return c.agent }
+func (c *Ctx) Agent() *Agent { return c.agent() }
 
 // Now returns the agent's current time (the tick's now).
-func (c *Ctx) Now() time.Duration { return time.Duration(c.agent.bb.now) }
+func (c *Ctx) Now() time.Duration { return time.Duration(c.agent().bb.now) }
 
 // Blackboard returns the agent's blackboard.
-func (c *Ctx) Blackboard() *Blackboard { return &c.agent.bb }
+func (c *Ctx) Blackboard() *Blackboard { return &c.agent().bb }
 
 // Node returns the id of the node being run.
-func (c *Ctx) Node() int { return int(c.agent.node) }
+func (c *Ctx) Node() int { return int(c.agent().node) }
 
 // Path returns the path of the node being run.
-func (c *Ctx) Path() string { return c.agent.tree.meta[c.agent.node].path }
+func (c *Ctx) Path() string { return c.agent().tree.meta[c.agent().node].path }
 
 // Name returns the node's name, or its type when it has none.
-func (c *Ctx) Name() string { return c.agent.tree.meta[c.agent.node].label() }
+func (c *Ctx) Name() string { return c.agent().tree.meta[c.agent().node].label() }
 
 // Report sends an error to the agent's error handler with the node's path,
 // without failing the node (return the error from Tick to fail it).
-func (c *Ctx) Report(err error) { c.agent.report(c.agent.node, err) }
+func (c *Ctx) Report(err error) { c.agent().report(c.agent().node, err) }
 
 // Owner returns the agent's owner as a T (the zero T when it is not one).
 func Owner[T any](c *Ctx) T {
-	t, _ := c.agent.owner.(T)
+	t, _ := c.owner.(T) // the agent's owner: a Ctx is the Agent (not c.agent(), which may not be inlined here)
 	return t
 }
 
@@ -446,7 +453,7 @@ func (n *actionNode[M]) bareFunc() bareFunc {
 			m = (*M)(n.user.pointer(a.cold.umem[n.umem]))
 		}
 		a.inBare = true
-		s, err := act.Tick(&a.ctx, m)
+		s, err := act.Tick((*Ctx)(a), m) // a.ctx(), which is not inlined into the instantiations
 		a.inBare = false
 		// s < Success || s > Running || (s == Running && n.kind == kCondition),
 		// in one comparison (node.results).
@@ -517,7 +524,7 @@ func (a *Agent) callUser(i int32, call userCall, arg int64) (s Status) {
 	n := &a.tree.nodes[i]
 	mem := a.userMem(n)
 	a.node = i
-	c := &a.ctx
+	c := a.ctx()
 	if a.watched {
 		defer a.watchCallback(i, time.Now())
 	}
@@ -593,7 +600,7 @@ func (a *Agent) userTick(i int32, n *node) (s Status) {
 	} else if n.umemHeap {
 		mem = n.user.pointer(a.cold.umem[n.umem])
 	}
-	s, err := n.tickFn(&a.ctx, mem)
+	s, err := n.tickFn(a.ctx(), mem)
 	returned = true
 	if err != nil || s < Success || s > Running || (s == Running && n.kind == kCondition) {
 		return a.badTick(i, n, s, err)
@@ -614,7 +621,7 @@ func (a *Agent) userTickBare(i int32, n *node) Status {
 		mem = n.user.pointer(a.cold.umem[n.umem])
 	}
 	a.inBare = true
-	s, err := n.tickFn(&a.ctx, mem)
+	s, err := n.tickFn(a.ctx(), mem)
 	a.inBare = false
 	if err != nil || s < Success || s > Running || (s == Running && n.kind == kCondition) {
 		return a.badTick(i, n, s, err)

@@ -341,3 +341,41 @@ func TestAgentLayout(t *testing.T) {
 		t.Fatalf("tick of the new tree: %v", s)
 	}
 }
+
+// Restore puts the values of the tree's keys in the agent's own slots,
+// where NewAgent allocated them (a Manager's restore adds its agents, then
+// restores them); the agent's own keys get slots of their own.
+func TestRestoreKeepsAgentLayout(t *testing.T) {
+	tree := compileKeys(t, Sequence(Check("layout-r", ">", 0), WaitTicks(3)))
+	a := NewAgent(tree)
+	a.Blackboard().Set("layout-r", 7)
+	a.Tick(time.Second)
+	data, err := a.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewAgent(tree)
+	slots := unsafe.SliceData(b.bb.local)
+	if err := b.Restore(data); err != nil {
+		t.Fatal(err)
+	}
+	if unsafe.SliceData(b.bb.local) != slots {
+		t.Error("the restored values are not in the agent's own slots")
+	}
+	if v, _ := b.Blackboard().Lookup("layout-r"); v != Number(7) {
+		t.Errorf("restored value %v", v)
+	}
+	a.Blackboard().Set("layout-r-own", "x")
+	if data, err = a.Snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Restore(data); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := b.Blackboard().Lookup("layout-r-own"); v != String("x") {
+		t.Errorf("restored own key %v", v)
+	}
+	if v, _ := b.Blackboard().Lookup("layout-r"); v != Number(7) {
+		t.Errorf("restored value %v after own keys", v)
+	}
+}

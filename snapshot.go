@@ -572,7 +572,13 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 	} else {
 		a.Reset() // the tree starts afresh
 	}
-	a.bb.local, a.bb.keys = local.local, local.keys
+	if local.keys == a.bb.keys {
+		// The tree's keys on both sides: the values go in the agent's
+		// slots, which NewAgent allocated with the agent (agentLayout).
+		copy(a.bb.local, local.local)
+	} else {
+		a.bb.local, a.bb.keys = local.local, local.keys
+	}
 	a.bb.now = now
 	return nil
 }

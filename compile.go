@@ -554,9 +554,7 @@ func (c *compiler) emit(p *proto, parent, comp int32, path string, inGuard bool)
 	meta.parent, meta.path = parent, path
 	if n.user != nil {
 		n.tickFn = n.user.tickFunc()
-		if n.bareFn = n.user.bareFunc(); n.bareFn == nil {
-			n.bareFn = tickBare
-		}
+		n.bareFn = n.user.bareFunc()
 	}
 	if !inGuard {
 		act, life := memory(n.kind)

@@ -405,7 +405,7 @@ func (p *workerPool) close() {
 // notes those with pending global writes in dirty.
 //
 // It holds the panic barrier of the plain user nodes that the agents'
-// root walks tick (userTickBare): one barrier for many agent-ticks
+// root walks tick (bareFunc): one barrier for many agent-ticks
 // instead of one for each user tick. When such a node panics, tickSome
 // stops; the barrier has reported the panic as userTick's does, and the
 // agent's tick resumes after the node, in the next call of tickSome.

@@ -103,7 +103,7 @@ func (a *Agent) finish(n *node, k int, s Status) Status {
 //
 // In a manager tick (a.bare), the plain user nodes of the root's region
 // (kidBare) are ticked without a panic barrier of their own
-// (userTickBare), because the caller has one that resumes the walk after
+// (node.bareFn), because the caller has one that resumes the walk after
 // such a node panics (tickAgents, resumeTick); only in the root's region,
 // whose walk's frames are all the barrier unwinds. (A flag of the agent
 // rather than a parameter: the loop has one live value less.)
@@ -172,7 +172,7 @@ descend:
 				}
 				continue descend
 			case op == kidBare && a.bare:
-				s = ref.n.bareFn(a, ref.node, ref.n) // the next case, with userTickBare (bareFunc)
+				s = ref.n.bareFn(a, ref.node, ref.n) // the next case, without userTick's barrier (bareFunc)
 			case op >= kidAct && !a.watched: // kidAct, kidBare
 				// A plain user node: tickNode's work for it, written out.
 				cn := ref.n

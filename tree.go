@@ -87,7 +87,7 @@ type node struct {
 	val    Value  // Check/Set literal
 	user   userNode
 	tickFn tickFunc // user.tickFunc()
-	bareFn bareFunc // user.bareFunc(), or tickBare
+	bareFn bareFunc // user.bareFunc()
 }
 
 // nodeMeta is what tools and error reports need of a node, kept apart

@@ -158,7 +158,7 @@ func RegisterCondition[N any, P interface {
 		user: func(pr *paramReader) userNode {
 			n := new(N)
 			schema.fill(reflect.ValueOf(n).Elem(), pr)
-			return conditionNode{P(n)}
+			return &conditionNode{P(n)}
 		}})
 }
 
@@ -168,7 +168,7 @@ func RegisterCondition[N any, P interface {
 func (r *Registry) ConditionFunc(name string, fn func(c *Ctx) (bool, error), opts ...TypeOption) error {
 	o := applyOptions(opts)
 	return r.add(&nodeType{name: name, kind: kCondition, shape: shapeLeaf, anyParams: o.anyParams,
-		user: func(*paramReader) userNode { return conditionNode{condFunc(fn)} }})
+		user: func(*paramReader) userNode { return &conditionNode{condFunc(fn)} }})
 }
 
 // RegisterAction registers an action type whose parameters are the fields
@@ -271,7 +271,7 @@ func RegisterConditionFactory(r *Registry, name string, params []string, build f
 			if !ok {
 				return nil
 			}
-			return conditionNode{c}
+			return &conditionNode{c}
 		}})
 }
 
@@ -311,7 +311,7 @@ type userNode interface {
 	// tickFunc returns the tick as one function, for the hot path.
 	tickFunc() tickFunc
 	// bareFunc returns walk's whole tick of the node as a plain user node
-	// ticked bare (userTickBare), or nil for userTickBare itself.
+	// ticked bare (see the type).
 	bareFunc() bareFunc
 	// callbacks reports which optional callbacks exist.
 	callbacks() callbackSet
@@ -326,11 +326,15 @@ type userNode interface {
 // tickFunc is a user node's tick bound to its shared value.
 type tickFunc func(c *Ctx, mem unsafe.Pointer) (Status, error)
 
-// bareFunc is userTickBare for one user node type: walk calls it for a
-// plain user node (i, n) of the root's walk in a manager tick. One Go
-// call from walk to the user's Tick instead of two (userTickBare, then
-// the tickFunc closure), and the end of the node's tick is recorded in
-// this frame rather than in walk's, whose loop keeps more values live.
+// bareFunc is walk's tick of a plain user node (i, n) of the root's walk
+// in a manager tick (kidBare), for one user node type: userTick without
+// its panic barrier (the manager's, tickAgents, has one for all the
+// agents it ticks: a.inBare, set around the user's call, tells it that
+// a panic is the node's, and the tick then resumes after the node,
+// resumeTick), and walk's end of the node's tick. One Go call from walk
+// to the user's Tick or Check instead of two or more (userTick, then the
+// tickFunc closure), and the end of the node's tick is recorded in this
+// frame rather than in walk's, whose loop keeps more values live.
 type bareFunc func(a *Agent, i int32, n *node) Status
 
 // callbackSet is the set of optional callbacks a user node implements.
@@ -344,27 +348,64 @@ const (
 	hasAwake
 )
 
+// conditionNode adapts a Condition. It is used by pointer, as actionNode
+// is: through a value receiver, userNode's calls of bareFunc and tickFunc
+// would go through the compiler's pointer wrapper, which inlines them with
+// their closures, and the copies of the closures it compiles leave the
+// calls inside them (stp, statusOf) out of line.
 type conditionNode struct{ c Condition }
 
-func (n conditionNode) start(*Ctx, unsafe.Pointer) error { return nil }
-func (n conditionNode) tick(c *Ctx, _ unsafe.Pointer) (Status, error) {
+func (n *conditionNode) start(*Ctx, unsafe.Pointer) error { return nil }
+func (n *conditionNode) tick(c *Ctx, _ unsafe.Pointer) (Status, error) {
 	ok, err := n.c.Check(c)
 	if err != nil {
 		return Failure, err
 	}
 	return statusOf(ok), nil
 }
-func (conditionNode) end(*Ctx, unsafe.Pointer, Status) {}
-func (conditionNode) halt(*Ctx, unsafe.Pointer)        {}
-func (conditionNode) pause(*Ctx, unsafe.Pointer, bool) {}
-func (conditionNode) awake(*Ctx, unsafe.Pointer)       {}
-func (conditionNode) callbacks() callbackSet           { return 0 }
-func (n conditionNode) tickFunc() tickFunc             { return n.tick }
-func (conditionNode) bareFunc() bareFunc               { return nil }
-func (conditionNode) memory() (int, bool)              { return 0, false }
-func (conditionNode) keepMemory() bool                 { return false }
-func (conditionNode) newMemory() any                   { return nil }
-func (conditionNode) pointer(any) unsafe.Pointer       { return nil }
+func (*conditionNode) end(*Ctx, unsafe.Pointer, Status) {}
+func (*conditionNode) halt(*Ctx, unsafe.Pointer)        {}
+func (*conditionNode) pause(*Ctx, unsafe.Pointer, bool) {}
+func (*conditionNode) awake(*Ctx, unsafe.Pointer)       {}
+func (*conditionNode) callbacks() callbackSet           { return 0 }
+func (*conditionNode) memory() (int, bool)              { return 0, false }
+func (*conditionNode) keepMemory() bool                 { return false }
+func (*conditionNode) newMemory() any                   { return nil }
+func (*conditionNode) pointer(any) unsafe.Pointer       { return nil }
+
+// tickFunc is tick as one closure: the user's Check is called from it
+// directly, not through the method value's wrapper and tick.
+func (n *conditionNode) tickFunc() tickFunc {
+	cond := n.c
+	return func(c *Ctx, _ unsafe.Pointer) (Status, error) {
+		ok, err := cond.Check(c)
+		if err != nil {
+			return Failure, err
+		}
+		return statusOf(ok), nil
+	}
+}
+
+// bareFunc is tickBare for a condition, written out as actionNode's is:
+// one Go call from walk to the closure, which calls the user's Check
+// (instead of tickBare, userTickBare, the tickFunc closure). A Check has
+// no status to validate (it cannot return Running or an invalid one) and
+// a condition no memory: the end of its tick clears its running bit.
+func (n *conditionNode) bareFunc() bareFunc {
+	cond := n.c
+	return func(a *Agent, i int32, n *node) Status {
+		a.node = i
+		a.inBare = true
+		ok, err := cond.Check(a.ctx())
+		a.inBare = false
+		s := statusOf(ok)
+		if err != nil {
+			s = a.badTick(i, n, Failure, err)
+		}
+		*a.stp(i) &^= stRunning
+		return s
+	}
+}
 
 // actionNode adapts an Action[M] and its optional callbacks.
 type actionNode[M any] struct {
@@ -439,8 +480,8 @@ func (n *actionNode[M]) tickFunc() tickFunc {
 func (n *actionNode[M]) bareFunc() bareFunc {
 	act, dummy := n.act, n.dummy
 	return func(a *Agent, i int32, n *node) Status {
-		// userTickBare, written out with the Tick call of tickFunc, and
-		// walk's end of the node's tick (endBare). The state byte and the
+		// userTick without its barrier, written out with the Tick call of
+		// tickFunc, and walk's end of the node's tick (kidAct). The state byte and the
 		// memory word are addressed as stp and wordp do (the Go compiler
 		// does not inline those into the instantiations of this function
 		// in other packages): i is a node of a.tree and n.umem a word of
@@ -606,50 +647,6 @@ func (a *Agent) userTick(i int32, n *node) (s Status) {
 		return a.badTick(i, n, s, err)
 	}
 	return s
-}
-
-// userTickBare is userTick without the barrier: for the root's walk in a
-// manager tick, whose caller (tickAgents) has one for all the agents it
-// ticks. inBare tells that barrier that a panic is the node's; the tick
-// then resumes after the node (resumeTick).
-func (a *Agent) userTickBare(i int32, n *node) Status {
-	a.node = i
-	var mem unsafe.Pointer
-	if n.umemW > 0 {
-		mem = unsafe.Pointer(&a.mem[n.umem])
-	} else if n.umemHeap {
-		mem = n.user.pointer(a.cold.umem[n.umem])
-	}
-	a.inBare = true
-	s, err := n.tickFn(a.ctx(), mem)
-	a.inBare = false
-	if err != nil || s < Success || s > Running || (s == Running && n.kind == kCondition) {
-		return a.badTick(i, n, s, err)
-	}
-	return s
-}
-
-// tickBare is the bareFunc of the user node types without one of their
-// own: userTickBare and walk's end of the node's tick.
-func tickBare(a *Agent, i int32, n *node) Status {
-	s := a.userTickBare(i, n)
-	a.endBare(i, n, s)
-	return s
-}
-
-// endBare records the end of the tick of plain user node (i, n) with
-// result s, as walk does for a plain user node (kidAct).
-func (a *Agent) endBare(i int32, n *node, s Status) {
-	if st := a.stp(i); s == Running {
-		*st |= stRunning
-	} else {
-		*st &^= stRunning
-		if n.umemW == 1 && !n.keepMem {
-			*a.wordp(n.umem) = 0 // endMemory's common case
-		} else if n.umem >= 0 && !n.keepMem {
-			a.endMemory(n)
-		}
-	}
 }
 
 // runTick runs a user node's tick, timed when a watchdog is set. A user

@@ -134,3 +134,31 @@ func BenchmarkGuardConditions(b *testing.B) {
 	tick(11, b.N)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/agent-tick")
 }
+
+// BenchmarkGuardConditionsAgentTick is BenchmarkGuardConditions with each
+// agent ticked alone (Agent.Tick: user nodes ticked within their own
+// panic barrier, userTick), 10,000 agents a round.
+func BenchmarkGuardConditionsAgentTick(b *testing.B) {
+	const n = 10_000
+	tree, err := condTree()
+	if err != nil {
+		b.Fatal(err)
+	}
+	agents := make([]*arbor.Agent, n)
+	for i := range agents {
+		agents[i] = arbor.NewAgent(tree, arbor.WithOwner(&condNPC{NPC: *Seed(i)}))
+	}
+	tick := func(from, ticks int) {
+		for t := from; t < from+ticks; t++ {
+			for _, a := range agents {
+				senseOwner(a)
+				a.Tick(time.Duration(t) * 50 * time.Millisecond)
+			}
+		}
+	}
+	tick(1, 10)
+	b.ReportAllocs()
+	b.ResetTimer()
+	tick(11, b.N)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/agent-tick")
+}

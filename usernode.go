@@ -373,12 +373,18 @@ func (*conditionNode) keepMemory() bool                 { return false }
 func (*conditionNode) newMemory() any                   { return nil }
 func (*conditionNode) pointer(any) unsafe.Pointer       { return nil }
 
-// tickFunc is tick as one closure: the user's Check is called from it
-// directly, not through the method value's wrapper and tick.
+// tickFunc is tick as one closure, which calls the user's Check (or a
+// ConditionFunc's function: fn) itself.
 func (n *conditionNode) tickFunc() tickFunc {
-	cond := n.c
+	cond, fn := n.c, n.fn()
 	return func(c *Ctx, _ unsafe.Pointer) (Status, error) {
-		ok, err := cond.Check(c)
+		var ok bool
+		var err error
+		if fn != nil {
+			ok, err = fn(c)
+		} else {
+			ok, err = cond.Check(c)
+		}
 		if err != nil {
 			return Failure, err
 		}
@@ -386,25 +392,40 @@ func (n *conditionNode) tickFunc() tickFunc {
 	}
 }
 
-// bareFunc is tickBare for a condition, written out as actionNode's is:
-// one Go call from walk to the closure, which calls the user's Check
-// (instead of tickBare, userTickBare, the tickFunc closure). A Check has
-// no status to validate (it cannot return Running or an invalid one) and
-// a condition no memory: the end of its tick clears its running bit.
+// bareFunc is walk's bare tick of a condition (see the type), written
+// out as actionNode's is: one Go call from walk to the closure, which
+// calls the user's Check, or a ConditionFunc's function itself (not
+// through condFunc.Check). A Check has no status to validate (it cannot
+// return Running or an invalid one) and a condition no memory: the end
+// of its tick clears its running bit.
 func (n *conditionNode) bareFunc() bareFunc {
-	cond := n.c
+	cond, fn := n.c, n.fn()
 	return func(a *Agent, i int32, n *node) Status {
 		a.node = i
 		a.inBare = true
-		ok, err := cond.Check(a.ctx())
-		a.inBare = false
-		s := statusOf(ok)
-		if err != nil {
-			s = a.badTick(i, n, Failure, err)
+		var ok bool
+		var err error
+		if fn != nil {
+			ok, err = fn(a.ctx())
+		} else {
+			ok, err = cond.Check(a.ctx())
 		}
+		a.inBare = false
 		*a.stp(i) &^= stRunning
-		return s
+		if err != nil {
+			return a.badTick(i, n, Failure, err)
+		}
+		return statusOf(ok)
 	}
+}
+
+// fn returns the function of a condition registered with ConditionFunc,
+// or nil.
+func (n *conditionNode) fn() func(*Ctx) (bool, error) {
+	if f, ok := n.c.(condFunc); ok {
+		return f
+	}
+	return nil
 }
 
 // actionNode adapts an Action[M] and its optional callbacks.

@@ -755,6 +755,30 @@ func TestUserNodePanicsAndErrors(t *testing.T) {
 			}
 			checkReport(t, r, tree, "F", c.wantPanic)
 		})
+		t.Run("a condition with "+c.mode+" fails and is reported in a manager tick", func(t *testing.T) {
+			// The root's walk ticks F bare: the manager's barrier reports
+			// a panic, and the tick resumes after F.
+			tree := unCompile(t, reg, arbor.Selector(arbor.Leaf("Flaky").Named("F"), arbor.Set("fallback", true)))
+			m := arbor.NewManager(arbor.WithWorkers(1))
+			defer m.Close()
+			r := &unRun{log: &unLog{}}
+			r.Agent = m.Add(tree, arbor.WithOwner(r.log), arbor.WithErrorHandler(func(e *arbor.NodeError) { r.errs = append(r.errs, e) }))
+			r.Blackboard().Set("mode", c.mode)
+			for tick := range 2 {
+				m.Tick(time.Duration(tick) * time.Millisecond)
+				if s := r.Status(); s != arbor.Success {
+					t.Fatalf("tick %d: %v, want success through the fallback", tick, s)
+				}
+				if v, _ := r.Blackboard().Lookup("fallback"); !v.Equal(arbor.Bool(true)) {
+					t.Fatalf("tick %d: the condition did not fail: fallback not set", tick)
+				}
+				if len(r.errs) != tick+1 {
+					t.Fatalf("tick %d: %d errors reported, want %d", tick, len(r.errs), tick+1)
+				}
+				checkReport(t, r, tree, "F", c.wantPanic)
+				r.Blackboard().Delete("fallback")
+			}
+		})
 		t.Run("a guard condition with "+c.mode+" fails the guarded node and is reported", func(t *testing.T) {
 			tree := unCompile(t, reg, unP("A").WithGuard(arbor.Leaf("Flaky").Named("F")))
 			r := unStart(tree)

@@ -84,7 +84,7 @@ type Agent struct {
 	watched bool   // a watchdog is set (cold.budget > 0)
 	busy    bool   // in a tick or an agent operation: operations wait
 	npend   uint8  // operations waiting in pending
-	inBare  bool   // in userTickBare's call of a user tick (its panic is the node's: tickAgents)
+	inBare  bool   // in a bareFunc's call of a user tick (its panic is the node's: tickAgents)
 	// bare: the tick is a manager's and no watchdog is set: walk ticks
 	// the plain user nodes of the root's region (kidBare) without a
 	// barrier of their own (tickAt).

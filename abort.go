@@ -28,7 +28,7 @@ func (a *Agent) register(leaf int32, result Status) {
 	mode := a.tree.nodes[c].abort
 	cold := a.coldPart()
 	cold.obsSeq++
-	a.setObs(append(a.obs, observer{cond: leaf, at: c, branch: a.branchOf(c, leaf), seq: cold.obsSeq, mode: mode, result: result, waiting: mode == AbortLower}))
+	a.setObs(append(cold.obs, observer{cond: leaf, at: c, branch: a.branchOf(c, leaf), seq: cold.obsSeq, mode: mode, result: result, waiting: mode == AbortLower}))
 }
 
 // branchOf returns the index of x's child whose subtree holds node i.
@@ -45,10 +45,11 @@ func (a *Agent) branchOf(x, i int32) int32 {
 // removeObservers deletes the observers drop selects, keeping the order of
 // the others.
 func (a *Agent) removeObservers(drop func(*observer) bool) {
-	out := a.obs[:0]
-	for k := range a.obs {
-		if !drop(&a.obs[k]) {
-			out = append(out, a.obs[k])
+	obs := a.observers()
+	out := obs[:0]
+	for k := range obs {
+		if !drop(&obs[k]) {
+			out = append(out, obs[k])
 		}
 	}
 	a.setObs(out)
@@ -122,8 +123,9 @@ func (a *Agent) reevaluate() {
 	var last uint64
 	for {
 		k := -1
-		for j := range a.obs {
-			if a.obs[j].seq > last {
+		obs := a.observers()
+		for j := range obs {
+			if obs[j].seq > last {
 				k = j
 				break
 			}
@@ -131,7 +133,7 @@ func (a *Agent) reevaluate() {
 		if k < 0 {
 			return
 		}
-		o := a.obs[k]
+		o := obs[k]
 		last = o.seq
 		// An observer watches its composite only while that composite
 		// runs a later child than the one holding the condition.
@@ -139,14 +141,14 @@ func (a *Agent) reevaluate() {
 			continue
 		}
 		r := a.evalLeaf(o.cond)
-		if a.tracer != nil {
+		if a.traced() {
 			a.emit(Event{Kind: EventEval, Node: o.cond, Status: r})
 		}
 		if r == o.result {
 			continue
 		}
 		t := o.at
-		if a.tracer != nil {
+		if a.traced() {
 			a.emit(Event{Kind: EventAbort, Node: t, Cond: o.cond})
 		}
 		tn := &nodes[t]

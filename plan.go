@@ -208,7 +208,7 @@ descend:
 				if n.loop == loopReactive {
 					if prev := int(*a.wordp(n.mem)); prev != k {
 						if p := &n.kr[prev]; *a.stp(p.node)&stRunning != 0 {
-							if st := a.stp(p.node); p.n.plainHalt && *st&stForced == 0 && a.tracer == nil {
+							if st := a.stp(p.node); p.n.plainHalt && *st&stForced == 0 && !a.traced() {
 								// haltRunning's leaf case, written out.
 								*st &^= stRunning
 								*a.wordp(p.n.umem) = 0
@@ -233,7 +233,7 @@ descend:
 				if n.loop == loopReactive {
 					if prev := int(*a.wordp(n.mem)); prev != k {
 						if p := &n.kr[prev]; *a.stp(p.node)&stRunning != 0 {
-							if st := a.stp(p.node); p.n.plainHalt && *st&stForced == 0 && a.tracer == nil {
+							if st := a.stp(p.node); p.n.plainHalt && *st&stForced == 0 && !a.traced() {
 								// As in the Running loop above.
 								*st &^= stRunning
 								*a.wordp(p.n.umem) = 0
@@ -253,7 +253,7 @@ descend:
 			}
 			c := n
 			*a.stp(c.at) &^= stRunning
-			if len(a.obs) > 0 {
+			if a.observed() {
 				a.ended(c.at, c, s)
 			} else {
 				*a.wordp(c.mem) = 0 // all of ended for a composite: its one activation word

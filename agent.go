@@ -22,10 +22,11 @@ const (
 // manager's loop ticks an agent whose flags are agActive alone (and that
 // is not busy) by its root's walk directly: one comparison (tickSome).
 // Each bit but agActive mirrors a field, which is written only through
-// the function that sets both.
+// the function that sets both. The hot paths test agTraced and agObs
+// (traced, observed) instead of their fields, which are in the cold part.
 const (
-	agTraced uint8 = 1 << iota // a tracer is set: a.traced() (setTracer)
-	agObs                      // observers are registered: a.observed() (setObs)
+	agTraced uint8 = 1 << iota // a tracer is set: a.cold.tracer != nil (setTracer)
+	agObs                      // observers are registered: len(a.cold.obs) > 0 (setObs)
 	agNoWalk                   // walk does not tick the tree's root: a.tree.rootWalk == nil (bind)
 	agActive uint8 = 1 << 7    // has a tree and is not paused (not in a zero Agent: see Tick); the sign bit (active)
 )

@@ -116,6 +116,7 @@ func (s *Session) applyLocked(td *treeDesc, agents []*arbor.Agent, doc *arbor.Do
 		return ids[i]
 	}
 	var dropped dropCount
+	var lost []lostMark // what is dropped, for the step that takes the edit back
 	// What a reload drops and an edit keeps: the forces and breakpoints,
 	// on their nodes' new ids.
 	type force struct {
@@ -136,6 +137,7 @@ func (s *Session) applyLocked(td *treeDesc, agents []*arbor.Agent, doc *arbor.Do
 					k.forces = append(k.forces, force{j, st})
 				} else {
 					dropped.Forces++
+					lost = append(lost, lostMark{agent: a.ID(), node: i, force: st})
 				}
 			}
 		}
@@ -152,6 +154,7 @@ func (s *Session) applyLocked(td *treeDesc, agents []*arbor.Agent, doc *arbor.Do
 						k.nbp++
 					} else {
 						dropped.Breakpoints++
+						lost = append(lost, lostMark{agent: a.ID(), node: i, force: arbor.Invalid, bp: m})
 					}
 				}
 				if k.nbp > 0 {
@@ -182,7 +185,9 @@ func (s *Session) applyLocked(td *treeDesc, agents []*arbor.Agent, doc *arbor.Do
 		}
 	}
 	if push != nil {
-		s.undo[t] = pushUndo(prev, push(ids, t))
+		e := push(ids, t)
+		e.lost = lost
+		s.undo[t] = pushUndo(prev, e)
 	}
 	s.dropStacks()
 	s.gen++
@@ -192,7 +197,41 @@ func (s *Session) applyLocked(td *treeDesc, agents []*arbor.Agent, doc *arbor.Do
 	if dropped != (dropCount{}) {
 		ans.Dropped = &dropped
 	}
+	ans.lost = lost
 	return ans, nil
+}
+
+// lostMark is a force or a breakpoint an edit (or an undo, or a redo)
+// dropped with its node: the agent, and the node's id in the tree before
+// the step. The step that takes it back puts it again.
+type lostMark struct {
+	agent int
+	node  int
+	force arbor.Status // arbor.Invalid: none
+	bp    breakMask
+}
+
+// restoreMarks puts back on tree t the marks a step took back had dropped:
+// t is the tree before that step again, and its agents those that ran it
+// (agents removed since, or running another tree now, are skipped). It
+// counts what it put back.
+func (s *Session) restoreMarks(t *arbor.Tree, marks []lostMark) (n dropCount) {
+	for _, m := range marks {
+		a := s.m.Agent(m.agent)
+		if a == nil || a.Tree() != t || m.node >= t.Len() {
+			continue
+		}
+		if m.force != arbor.Invalid {
+			if err := a.Force(m.node, m.force); err == nil {
+				n.Forces++
+			}
+		}
+		if w := s.watches[m.agent]; w != nil && m.bp != 0 {
+			w.setBreak(m.node, m.bp)
+			n.Breakpoints++
+		}
+	}
+	return n
 }
 
 // dropCount counts the forces and breakpoints an edit dropped (their

@@ -159,7 +159,8 @@ func checkShape(t *testing.T, ctx context.Context, base string, s *Session) {
 
 	// Undo, four times: the button, Ctrl+Z, the button twice.
 	bt.Run(t, ctx, chromedp.Click("#btn-shape-undo", chromedp.ByID))
-	bt.Wait(t, ctx, "the delete undone", `S.tree.nodes.length === 14 && S.tree.nodes[8].type === 'Step' && `+shapeNote("Undone: delete Step.")+` &&
+	bt.Wait(t, ctx, "the delete undone, Step's force and breakpoint put back", `S.tree.nodes.length === 14 && S.tree.nodes[8].type === 'Step' && `+shapeNote("Undone: delete Step.")+` &&
+		document.querySelector('#shape-msg').textContent.includes('Put back 1 force and 1 breakpoint.') && forcesOf(S.agent).length === 1 && (S.agent.breakpoints || []).length === 1 &&
 		document.querySelector('#btn-shape-undo').title.startsWith('Undo: wrap SubTree in Inverter (3 edits can be undone)')`, 10*time.Second)
 	// A refused undo from Ctrl+Z with another tab open: the page's notice
 	// line says so (the Shape section is not on screen).

@@ -142,7 +142,9 @@
 // keeps, for each tree an edit made, the documents of the edits before it
 // (up to 50), compiles the last one again with Recompile, and maps forces
 // and breakpoints back the same way (those of nodes the undone edit added
-// are dropped). A tree a reload from a file made has nothing to undo.
+// are dropped; those the edit dropped with its nodes are put back, on the
+// agents still running the tree: the answer's "restored" counts them). A
+// tree a reload from a file made has nothing to undo.
 // An edit undone can be made again (POST api/trees/{tid}/redo), the
 // nodes mapped as that edit mapped them, until a new edit clears the
 // redo stack; a tree's description (api/trees/{tid}) and every edit's

@@ -217,7 +217,11 @@ type editAnswer struct {
 	Redo    *undoInfo  `json:"redo,omitempty"`   // and its redo stack
 	Undone  string     `json:"undone,omitempty"` // what an undo undid
 	Redone  string     `json:"redone,omitempty"` // what a redo made again
-	Rev     uint64     `json:"rev"`
+	// Restored counts the forces and breakpoints an undo or redo put back:
+	// those the step it takes back had dropped with their nodes.
+	Restored *dropCount `json:"restored,omitempty"`
+	Rev      uint64     `json:"rev"`
+	lost     []lostMark // what the edit dropped (applyLocked), for the entry that takes it back
 }
 
 // reservedParams are node keys of the tree files, not parameters.

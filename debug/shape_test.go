@@ -552,6 +552,56 @@ func TestShapeMoveInto(t *testing.T) {
 	}
 }
 
+// An undo puts back the forces and breakpoints its edit dropped with
+// their nodes, on the agents still running the tree; a redo drops them
+// again, and the next undo puts them back again.
+func TestUndoRestoresMarks(t *testing.T) {
+	s, h, tid, _ := editSession(t, Options{Registry: testRegistry(t)})
+	orig := treesOf(s)[0]
+	stop, err := s.Watch(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	step := nodeID(t, orig, "Step")
+	s.Do(func(m *arbor.Manager) {
+		if err := m.Agent(1).Force(step, arbor.Failure); err != nil {
+			t.Fatal(err)
+		}
+	})
+	setBreak(t, h, 0, step, "start")
+	code, ans := shapeEdit(t, h, tid, `{"op": "delete", "path": "`+pathPatrolStep+`"}`)
+	if d, _ := ans["dropped"].(map[string]any); code != 200 || fmt.Sprint(d) != "map[breakpoints:1 forces:1]" {
+		t.Fatalf("delete: %d %v", code, ans)
+	}
+	marks := func(what string) {
+		t.Helper()
+		if f, _ := agentMarks(t, h, 1); f != "Step:failure" {
+			t.Errorf("%s: agent 1's forces %q", what, f)
+		}
+		if _, b := agentMarks(t, h, 0); b != "Step:[start]" {
+			t.Errorf("%s: agent 0's breakpoints %q", what, b)
+		}
+	}
+	code, ans = undoEdit(t, h, ans["tree"])
+	if r, _ := ans["restored"].(map[string]any); code != 200 || fmt.Sprint(r) != "map[breakpoints:1 forces:1]" || ans["dropped"] != nil {
+		t.Fatalf("undo: %d %v", code, ans)
+	}
+	marks("after the undo")
+	code, ans = redoEdit(t, h, ans["tree"])
+	if d, _ := ans["dropped"].(map[string]any); code != 200 || fmt.Sprint(d) != "map[breakpoints:1 forces:1]" || ans["restored"] != nil {
+		t.Fatalf("redo: %d %v", code, ans)
+	}
+	if f, b := agentMarks(t, h, 1); f != "" || b != "" {
+		t.Errorf("after the redo: agent 1's marks %q %q", f, b)
+	}
+	code, ans = undoEdit(t, h, ans["tree"])
+	if r, _ := ans["restored"].(map[string]any); code != 200 || fmt.Sprint(r) != "map[breakpoints:1 forces:1]" {
+		t.Fatalf("the second undo: %d %v", code, ans)
+	}
+	marks("after the second undo")
+}
+
 // threeEdits makes three edits of tree tid: noise's Check made
 // "missing", Step wrapped in an Inverter, a Note inserted after it; it
 // returns the last one's answer.

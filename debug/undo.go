@@ -25,6 +25,9 @@ type undoEntry struct {
 	back []int
 	n    int    // the number of nodes of doc's tree
 	what string // what the edit did ("delete Wait"), for the page
+	// lost: the forces and breakpoints the edit dropped with its nodes,
+	// on doc's tree's ids; put back when the entry is applied.
+	lost []lostMark
 }
 
 // undoInfo is what api/trees/{tid} says of a tree's undo stack.
@@ -134,7 +137,12 @@ func (s *Session) stepLocked(tid int, back bool) (*editAnswer, *editError) {
 	if e.back != nil {
 		ids = invert(ans.IDs, nt.Len())
 	}
-	from[nt], to[nt] = rest, pushUndo(other, &undoEntry{doc: old.Document(), back: ids, n: old.Len(), what: e.what})
+	from[nt], to[nt] = rest, pushUndo(other, &undoEntry{doc: old.Document(), back: ids, n: old.Len(), what: e.what, lost: ans.lost})
+	if nt.Len() == e.n { // the tree the marks' ids are of
+		if put := s.restoreMarks(nt, e.lost); put != (dropCount{}) {
+			ans.Restored = &put
+		}
+	}
 	if back {
 		ans.Op, ans.Undone = "undo", e.what
 	} else {

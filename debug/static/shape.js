@@ -399,6 +399,14 @@ async function redoShape() {
   return editRequest('api/trees/' + S.treeId + '/redo', {});
 }
 
+// marksText says a count of forces and breakpoints ({ forces,
+// breakpoints }: "1 force and 2 breakpoints"); '' for none.
+function marksText(d) {
+  if (!d) return '';
+  return [d.forces ? d.forces + (d.forces === 1 ? ' force' : ' forces') : '', d.breakpoints ? d.breakpoints + (d.breakpoints === 1 ? ' breakpoint' : ' breakpoints') : '']
+    .filter(Boolean).join(' and ');
+}
+
 // keptNode is the node of the new tree to select after an undo or redo
 // that maps node ids by ids (old → new, -1: gone): the node selected in
 // tree prev, or, when the step removed it, its nearest ancestor kept (a
@@ -427,11 +435,11 @@ async function editRequest(path, body, onError) {
     S.edit = null;
     if (S.shapeFocus) S.shapeFocus.tree = r.tree;
     const agents = r.agents === 1 ? '1 agent' : r.agents + ' agents';
-    const d = r.dropped;
-    const lost = d ? [d.forces ? d.forces + (d.forces === 1 ? ' force' : ' forces') : '', d.breakpoints ? d.breakpoints + (d.breakpoints === 1 ? ' breakpoint' : ' breakpoints') : '']
-      .filter(Boolean).join(' and ') : '';
+    const lost = marksText(r.dropped);
+    const back = marksText(r.restored);
     const what = r.op === 'undo' ? 'Undone: ' + r.undone : r.op === 'redo' ? 'Redone: ' + r.redone : r.undo ? r.undo.last.charAt(0).toUpperCase() + r.undo.last.slice(1) : 'Done';
-    S.shapeNote = { tree: r.tree, text: what + '. Applied to ' + agents + ' (running nodes halted once).' + (lost ? ' Dropped ' + lost + ' of ' + (r.op === 'undo' ? 'nodes the undone edit added.' : 'the nodes deleted.') : '') };
+    S.shapeNote = { tree: r.tree, text: what + '. Applied to ' + agents + ' (running nodes halted once).' + (back ? ' Put back ' + back + '.' : '') +
+      (lost ? ' Dropped ' + lost + ' of ' + (r.op === 'undo' ? 'nodes the undone edit added.' : 'the nodes deleted.') : '') };
     const sel = r.node >= 0 ? r.node : keptNode(prev, prevSel, r.ids);
     const hint = { from: prev, to: r.tree, ids: r.ids || null, sel };
     if (S.treeId === r.tree) applyEditHint(hint); // the live update came first

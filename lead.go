@@ -28,6 +28,15 @@ import (
 // no side effect and nothing ran in between. The one sibling that may be
 // running (the composite's current child) is not skipped.
 //
+// A branch may begin with a plain user condition instead ("IsEnemyVisible"
+// written in Go): then walk calls it from the branch's parent (kidCond),
+// and its result decides the idle branch as a leading Check's does, or
+// the branch goes on from its second child. The condition is user code,
+// called as in the branch's own loop: once per tick, in order, its errors
+// and panics reported (a panic in a manager tick resumes from the
+// condition's static links, resumeTick, as if walk had gone down into the
+// branch); so there are no runs of siblings decided at once for it.
+//
 // The loop itself is in plan.go (walk).
 
 // leadCheck is a plain Check compared on the fast path. The operator is
@@ -203,14 +212,26 @@ func (t *Tree) linkKids() {
 				}
 				n.up, n.pos = &t.nodes[i], int32(k)
 				inRoot[ref.node] = inRoot[i]
-			case (n.kind == kAction || n.kind == kCondition) && n.guard < 0 && n.cb&(hasStart|hasEnd) == 0 && !n.ends:
+			case plainUser(n):
 				if ref.op = kidAct; inRoot[i] {
 					ref.op = kidBare
 				}
 				n.up, n.pos = &t.nodes[i], int32(k) // where resumeTick resumes a walk
 			}
+			if ref.op == kidComp && len(n.kids) > 0 {
+				if f := &t.nodes[n.kids[0]]; f.kind == kCondition && plainUser(f) {
+					ref.op = kidCond
+				}
+			}
 		}
 	}
+}
+
+// plainUser reports whether n is a plain user action or condition, which
+// walk ticks itself (kidAct, kidBare): no guard, no start or end callback,
+// nothing to do at its end.
+func plainUser(n *node) bool {
+	return (n.kind == kAction || n.kind == kCondition) && n.guard < 0 && n.cb&(hasStart|hasEnd) == 0 && !n.ends
 }
 
 // fastCheck returns the leadCheck of node c when it is a plain Check the

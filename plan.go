@@ -17,7 +17,8 @@ import "unsafe"
 // walk covers is the composite it starts at and its descendants reached
 // through composite children without guard (kidRef.comp); it decides
 // plain Checks and the leading Checks of idle children (lead.go), ticks
-// plain user actions and conditions itself, and leaves every other child
+// plain user actions and conditions itself (an idle child's first
+// condition from the child's parent: kidCond), and leaves every other child
 // (a guard, a decorator, a Parallel, a user control, a Check the fast
 // comparison does not cover...) to tickNode, which may start another walk
 // below it.
@@ -42,7 +43,8 @@ const (
 	kidAct                // a plain user action or condition: no guard, start or end callback, nothing to do at its end
 	kidBare               // the same, in the root's region: ticked bare in a manager tick (Agent.bare)
 	kidComp               // a sequence or selector without guard: walk goes down into it
-	kidLeads              // the same, with leading Checks that may decide it while it is idle (the last: walk tests op >= kidComp)
+	kidLeads              // the same, with leading Checks that may decide it while it is idle
+	kidCond               // the same (kidComp), whose first child is a plain user condition (kidAct or kidBare) that may decide it while it is idle (the last: walk tests op >= kidComp)
 )
 
 // How a composite's loop begins and ends (node.loop).
@@ -116,7 +118,7 @@ descend:
 		for ; uint(k) < uint(len(n.kr)); k++ {
 			ref := &n.kr[k]
 			switch op := ref.op; {
-			case op >= kidComp: // kidComp, kidLeads
+			case op >= kidComp: // kidComp, kidLeads, kidCond
 				if *a.stp(ref.node)&stRunning != 0 {
 					// Down into the running composite child: first,
 					// written out.
@@ -165,6 +167,36 @@ descend:
 						// l+1 is ref.leads[m] (m < len(ref.leads)): no bounds check.
 						l = (*leadCheck)(unsafe.Add(unsafe.Pointer(l), unsafe.Sizeof(leadCheck{})))
 					}
+				} else if c := ref.n; op == kidCond && !a.watched && (c.loop != loopMemory || *a.wordp(c.mem + 1) == 0) {
+					// The idle child begins with a plain user condition
+					// (a SequenceWithMemory: when it begins at its first
+					// child): the condition's tick, as walk gives it in
+					// the child's loop (bare in a manager tick, kidBare;
+					// with userTick's barrier otherwise), written out here.
+					// Its result decides the child as a leading Check's
+					// does (the child ends with it, recording nothing), or
+					// the child goes on from its second child. No runEnd:
+					// the siblings' conditions are user code, each called
+					// in turn. With a watchdog set, walk goes down into
+					// the child (tickNode times the condition).
+					f := c.kr0()
+					if f.op == kidBare && a.bare {
+						s = f.n.bareFn(a, f.node, f.n)
+					} else {
+						s = a.userTick(f.node, f.n) // a condition: Success or Failure, and no memory
+						*a.stp(f.node) &^= stRunning
+					}
+					// n and k again, from c's static links: nothing but c
+					// is live across the call, so that the loop does not
+					// spill k at every child for this case.
+					if n, k = c.up, int(c.pos); s != c.cont {
+						if s != n.cont {
+							break kids // n ends with it
+						}
+						continue kids // decided
+					}
+					n, k = c, 1
+					continue descend
 				}
 				// Down into the idle composite child: first, written out.
 				if n, k = ref.n, passed; n.loop == loopMemory {
@@ -272,6 +304,12 @@ descend:
 // linkKids).
 func (ref *kidRef) lead0() *leadCheck {
 	return (*leadCheck)(unsafe.Pointer(unsafe.SliceData(ref.leads)))
+}
+
+// kr0 returns &n.kr[0] without a bounds check, for walk's kidCond, whose
+// child has one child at least (linkKids).
+func (n *node) kr0() *kidRef {
+	return (*kidRef)(unsafe.Pointer(unsafe.SliceData(n.kr)))
 }
 
 // end returns ref.runEnd[m] for m < len(ref.leads), without a bounds

@@ -28,7 +28,7 @@ func (a *Agent) register(leaf int32, result Status) {
 	mode := a.tree.nodes[c].abort
 	cold := a.coldPart()
 	cold.obsSeq++
-	a.setObs(append(cold.obs, observer{cond: leaf, at: c, branch: a.branchOf(c, leaf), seq: cold.obsSeq, mode: mode, result: result, waiting: mode == AbortLower}))
+	a.setObs(append(a.obs, observer{cond: leaf, at: c, branch: a.branchOf(c, leaf), seq: cold.obsSeq, mode: mode, result: result, waiting: mode == AbortLower}))
 }
 
 // branchOf returns the index of x's child whose subtree holds node i.
@@ -45,11 +45,10 @@ func (a *Agent) branchOf(x, i int32) int32 {
 // removeObservers deletes the observers drop selects, keeping the order of
 // the others.
 func (a *Agent) removeObservers(drop func(*observer) bool) {
-	obs := a.observers()
-	out := obs[:0]
-	for k := range obs {
-		if !drop(&obs[k]) {
-			out = append(out, obs[k])
+	out := a.obs[:0]
+	for k := range a.obs {
+		if !drop(&a.obs[k]) {
+			out = append(out, a.obs[k])
 		}
 	}
 	a.setObs(out)
@@ -123,9 +122,8 @@ func (a *Agent) reevaluate() {
 	var last uint64
 	for {
 		k := -1
-		obs := a.observers()
-		for j := range obs {
-			if obs[j].seq > last {
+		for j := range a.obs {
+			if a.obs[j].seq > last {
 				k = j
 				break
 			}
@@ -133,7 +131,7 @@ func (a *Agent) reevaluate() {
 		if k < 0 {
 			return
 		}
-		o := obs[k]
+		o := a.obs[k]
 		last = o.seq
 		// An observer watches its composite only while that composite
 		// runs a later child than the one holding the condition.
@@ -141,14 +139,14 @@ func (a *Agent) reevaluate() {
 			continue
 		}
 		r := a.evalLeaf(o.cond)
-		if a.traced() {
+		if a.tracer != nil {
 			a.emit(Event{Kind: EventEval, Node: o.cond, Status: r})
 		}
 		if r == o.result {
 			continue
 		}
 		t := o.at
-		if a.traced() {
+		if a.tracer != nil {
 			a.emit(Event{Kind: EventAbort, Node: t, Cond: o.cond})
 		}
 		tn := &nodes[t]

@@ -22,11 +22,10 @@ const (
 // manager's loop ticks an agent whose flags are agActive alone (and that
 // is not busy) by its root's walk directly: one comparison (tickSome).
 // Each bit but agActive mirrors a field, which is written only through
-// the function that sets both. The hot paths test agTraced and agObs
-// (traced, observed) instead of their fields, which are in the cold part.
+// the function that sets both.
 const (
-	agTraced uint8 = 1 << iota // a tracer is set: a.cold.tracer != nil (setTracer)
-	agObs                      // observers are registered: len(a.cold.obs) > 0 (setObs)
+	agTraced uint8 = 1 << iota // a tracer is set: a.tracer != nil (setTracer)
+	agObs                      // observers are registered: len(a.obs) > 0 (setObs)
 	agNoWalk                   // walk does not tick the tree's root: a.tree.rootWalk == nil (bind)
 	agActive uint8 = 1 << 7    // has a tree and is not paused (not in a zero Agent: see Tick); the sign bit (active)
 )
@@ -35,26 +34,9 @@ const (
 // agActive, the sign bit, is set (one comparison).
 func (a *Agent) active() bool { return int8(a.flags) < 0 }
 
-// traced reports whether a tracer is set (agTraced): a.cold.tracer.
-func (a *Agent) traced() bool { return a.flags&agTraced != 0 }
-
-// observed reports whether observers are registered (agObs): a.cold.obs.
-func (a *Agent) observed() bool { return a.flags&agObs != 0 }
-
-// observers returns the registered observers (none without a cold part).
-func (a *Agent) observers() []observer {
-	if a.cold == nil {
-		return nil
-	}
-	return a.cold.obs
-}
-
-// setTracer sets a.cold.tracer and agTraced. Removing the tracer of an
-// agent without a cold part allocates none.
+// setTracer sets a.tracer and agTraced.
 func (a *Agent) setTracer(t Tracer) {
-	if t != nil || a.cold != nil {
-		a.coldPart().tracer = t
-	}
+	a.tracer = t
 	if t != nil {
 		a.flags |= agTraced
 	} else {
@@ -62,12 +44,9 @@ func (a *Agent) setTracer(t Tracer) {
 	}
 }
 
-// setObs sets a.cold.obs and agObs. A nil obs on an agent without a cold
-// part allocates none.
+// setObs sets a.obs and agObs.
 func (a *Agent) setObs(obs []observer) {
-	if obs != nil || a.cold != nil {
-		a.coldPart().obs = obs
-	}
+	a.obs = obs
 	if len(obs) > 0 {
 		a.flags |= agObs
 	} else {
@@ -98,6 +77,8 @@ type Agent struct {
 	st      []uint8 // per node: stRunning, kept result
 	mem     []int64 // node memory words, then pointer-free user node memory
 	bb      Blackboard
+	obs     []observer
+	tracer  Tracer
 	status  Status // the root's last result
 	flags   uint8  // agActive, agTraced, agObs, agNoWalk
 	watched bool   // a watchdog is set (cold.budget > 0)
@@ -116,15 +97,10 @@ type Agent struct {
 	id   int
 }
 
-// agentCold holds what few agents need. The tracer and the observers are
-// here, not in the Agent, because an agent's tick reads every line of the
-// Agent's object (agentLayout): the hot paths test Agent.flags instead
-// (agTraced, agObs), and read these only when their bit is set.
+// agentCold holds what few agents need.
 type agentCold struct {
-	tracer  Tracer     // nil when none (setTracer)
-	obs     []observer // the registered observers (setObs)
-	obsSeq  uint64     // observers registered so far (their order)
-	umem    []any      // user node memory with pointers (*M)
+	obsSeq  uint64 // observers registered so far (their order)
+	umem    []any  // user node memory with pointers (*M)
 	onError func(*NodeError)
 	budget  time.Duration // watchdog: wall time a user callback may take
 	onSlow  func(*NodeError)
@@ -135,7 +111,7 @@ type agentCold struct {
 	// then), 0 when none.
 	ctl int32
 	// Forced nodes (force.go): the status per node (Invalid: not forced),
-	// nil when none is; nopTracer: tracer is ignoreEvents, set for them.
+	// nil when none is; nopTracer: a.tracer is ignoreEvents, set for them.
 	forced    []Status
 	nforced   int
 	nopTracer bool
@@ -418,10 +394,10 @@ func (a *Agent) Paused() bool { return !a.active() && a.tree != nil }
 // Tracer returns the agent's tracer (nil when none), so that tools can
 // chain to it.
 func (a *Agent) Tracer() Tracer {
-	if c := a.cold; c != nil && !c.nopTracer {
-		return c.tracer
+	if a.cold != nil && a.cold.nopTracer {
+		return nil
 	}
-	return nil
+	return a.tracer
 }
 
 // SetTracer replaces the agent's tracer (nil removes it).
@@ -463,11 +439,11 @@ func (a *Agent) tickAt(now time.Duration, bare bool) Status {
 	}
 	a.bb.now = int64(now)
 	a.busy, a.bare = true, bare && !a.watched
-	if a.observed() {
+	if len(a.obs) > 0 {
 		a.reevaluate()
 	}
 	var s Status
-	if n := a.tree.rootWalk; n != nil && !a.traced() {
+	if n := a.tree.rootWalk; n != nil && a.tracer == nil {
 		// A sequence or selector root without guard: tickNode's work for
 		// it, written out (as walk does for such children; endRoot).
 		// tickSome has this case of tickAt written out: keep them alike.
@@ -476,7 +452,7 @@ func (a *Agent) tickAt(now time.Duration, bare bool) Status {
 			*st |= stRunning
 		} else {
 			*st &^= stRunning
-			if a.observed() {
+			if len(a.obs) > 0 {
 				a.ended(0, n, s)
 			} else {
 				a.clearActivation(n) // all of ended for a composite
@@ -497,7 +473,7 @@ func (a *Agent) endRoot(n *node, s Status) {
 		*st |= stRunning
 	} else {
 		*st &^= stRunning
-		if a.observed() {
+		if len(a.obs) > 0 {
 			a.ended(0, n, s)
 		} else {
 			a.clearActivation(n)
@@ -534,7 +510,7 @@ func (a *Agent) resumeTick() {
 			*st |= stRunning
 		} else {
 			*st &^= stRunning
-			if a.observed() {
+			if len(a.obs) > 0 {
 				a.ended(c.at, c, s)
 			} else {
 				a.mem[c.mem] = 0
@@ -614,7 +590,7 @@ func (a *Agent) Halt() {
 	}
 	a.busy = true
 	a.halt(0)
-	a.setObs(a.observers()[:0])
+	a.setObs(a.obs[:0])
 	a.done()
 }
 
@@ -627,7 +603,7 @@ func (a *Agent) Reset() {
 	}
 	a.busy = true
 	a.halt(0)
-	a.setObs(a.observers()[:0])
+	a.setObs(a.obs[:0])
 	if a.cold != nil {
 		a.cold.obsSeq = 0
 	}
@@ -768,5 +744,5 @@ func (a *Agent) emit(e Event) {
 			slog.Error("arbor: the tracer panicked", "agent", a.id, "node", e.Node, "event", e.Kind, "panic", r)
 		}
 	}()
-	a.cold.tracer(a, e) // emit is called only when a tracer is set (traced)
+	a.tracer(a, e)
 }

@@ -10,9 +10,9 @@ import (
 // or returns "".
 func flagsMismatch(a *Agent) string {
 	switch {
-	case (a.flags&agTraced != 0) != (a.cold != nil && a.cold.tracer != nil):
+	case (a.flags&agTraced != 0) != (a.tracer != nil):
 		return "agTraced"
-	case (a.flags&agObs != 0) != (len(a.observers()) > 0):
+	case (a.flags&agObs != 0) != (len(a.obs) > 0):
 		return "agObs"
 	case a.tree != nil && (a.flags&agNoWalk != 0) != (a.tree.rootWalk == nil):
 		return "agNoWalk"

@@ -55,7 +55,7 @@ func (a *Agent) Force(id int, s Status) error {
 		a.endForced(int32(id))
 	}
 	c.forced[id] = s
-	if !a.traced() {
+	if a.tracer == nil {
 		a.setTracer(ignoreEvents)
 		c.nopTracer = true
 	}

@@ -489,7 +489,7 @@ func tickSome(agents []*Agent, r *tickRun, resume bool) (rest []*Agent, resumed 
 				*st |= stRunning
 			} else {
 				*st &^= stRunning
-				if n := a.tree.rootWalk; a.observed() {
+				if n := a.tree.rootWalk; len(a.obs) > 0 {
 					a.ended(0, n, s)
 				} else {
 					*a.wordp(n.mem) = 0 // all of ended for a composite: its one activation word

@@ -240,7 +240,7 @@ descend:
 				if n.loop == loopReactive {
 					if prev := int(*a.wordp(n.mem)); prev != k {
 						if p := &n.kr[prev]; *a.stp(p.node)&stRunning != 0 {
-							if st := a.stp(p.node); p.n.plainHalt && *st&stForced == 0 && !a.traced() {
+							if st := a.stp(p.node); p.n.plainHalt && *st&stForced == 0 && a.tracer == nil {
 								// haltRunning's leaf case, written out.
 								*st &^= stRunning
 								*a.wordp(p.n.umem) = 0
@@ -265,7 +265,7 @@ descend:
 				if n.loop == loopReactive {
 					if prev := int(*a.wordp(n.mem)); prev != k {
 						if p := &n.kr[prev]; *a.stp(p.node)&stRunning != 0 {
-							if st := a.stp(p.node); p.n.plainHalt && *st&stForced == 0 && !a.traced() {
+							if st := a.stp(p.node); p.n.plainHalt && *st&stForced == 0 && a.tracer == nil {
 								// As in the Running loop above.
 								*st &^= stRunning
 								*a.wordp(p.n.umem) = 0
@@ -285,7 +285,7 @@ descend:
 			}
 			c := n
 			*a.stp(c.at) &^= stRunning
-			if a.observed() {
+			if len(a.obs) > 0 {
 				a.ended(c.at, c, s)
 			} else {
 				*a.wordp(c.mem) = 0 // all of ended for a composite: its one activation word

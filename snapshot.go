@@ -404,9 +404,8 @@ func (a *Agent) Snapshot() ([]byte, error) {
 		obsSeq = a.cold.obsSeq
 	}
 	w.uvarint(obsSeq)
-	obs := a.observers()
-	w.uvarint(uint64(len(obs)))
-	for _, o := range obs {
+	w.uvarint(uint64(len(a.obs)))
+	for _, o := range a.obs {
 		w.varint(int64(o.cond))
 		w.varint(int64(o.at))
 		w.varint(int64(o.branch))
@@ -562,7 +561,7 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 		}
 		copy(a.st, st)
 		copy(a.mem, mem)
-		a.setObs(append(a.observers()[:0], obs...))
+		a.setObs(append(a.obs[:0], obs...))
 		if obsSeq != 0 || a.cold != nil {
 			a.coldPart().obsSeq = obsSeq
 		}

@@ -11,7 +11,7 @@ func (a *Agent) tick(i int32) Status { return a.tickNode(i, &a.tree.nodes[i]) }
 // observers, activation memory to clear) is tested with as few loads as
 // possible.
 func (a *Agent) tickNode(i int32, n *node) Status {
-	if a.traced() || n.guard >= 0 {
+	if a.tracer != nil || n.guard >= 0 {
 		if r, done := a.enter(i, n); done {
 			return r
 		}
@@ -25,7 +25,7 @@ func (a *Agent) tickNode(i int32, n *node) Status {
 	var s Status
 	switch n.kind {
 	case kSequence, kSequenceWithMemory, kSelector, kReactiveSequence, kReactiveSelector:
-		if !a.traced() {
+		if a.tracer == nil {
 			s = a.walk(n, n, a.first(n, starting, 0))
 		} else {
 			s = a.composite(n, starting)
@@ -67,7 +67,7 @@ func (a *Agent) tickNode(i int32, n *node) Status {
 			a.ended(i, n, s)
 		}
 	}
-	if a.traced() {
+	if a.tracer != nil {
 		a.emit(Event{Kind: EventResult, Node: i, Status: s})
 	}
 	return s
@@ -89,7 +89,7 @@ func (a *Agent) enter(i int32, n *node) (r Status, done bool) {
 		}
 		return Failure, true
 	}
-	if a.st[i]&stRunning == 0 && a.traced() {
+	if a.st[i]&stRunning == 0 && a.tracer != nil {
 		a.emit(Event{Kind: EventStart, Node: i})
 	}
 	return Invalid, false
@@ -102,7 +102,7 @@ func (a *Agent) ended(i int32, n *node, s Status) {
 	if n.actW > 0 {
 		a.clearActivation(n)
 	}
-	if a.observed() && abortable(n.kind) {
+	if len(a.obs) > 0 && abortable(n.kind) {
 		a.moveObservers(i)
 	}
 	if n.observe {
@@ -368,7 +368,7 @@ func (a *Agent) parallelAll(n *node) Status {
 // with a tracer, an EventEval per node evaluated.
 func (a *Agent) cond(i int32) Status {
 	s := a.evalCond(i)
-	if a.traced() {
+	if a.tracer != nil {
 		a.emit(Event{Kind: EventEval, Node: i, Status: s})
 	}
 	return s
@@ -444,7 +444,7 @@ func (a *Agent) haltRunning(i int32, n *node) {
 		} else {
 			a.endMemory(n)
 		}
-		if a.traced() {
+		if a.tracer != nil {
 			a.emit(Event{Kind: EventHalt, Node: i})
 		}
 		return
@@ -455,7 +455,7 @@ func (a *Agent) haltRunning(i int32, n *node) {
 		// all the loop below would halt. Otherwise, the loop finds it.
 		if c := uint(a.mem[n.mem]); c < uint(len(n.kr)) && *a.stp(n.kr[c].node)&stRunning != 0 {
 			ref := &n.kr[c]
-			if st := a.stp(ref.node); ref.n.plainHalt && *st&stForced == 0 && !a.traced() {
+			if st := a.stp(ref.node); ref.n.plainHalt && *st&stForced == 0 && a.tracer == nil {
 				// The leaf case below, written out.
 				*st &^= stRunning
 				*a.wordp(ref.n.umem) = 0
@@ -495,10 +495,10 @@ func (a *Agent) haltRunning(i int32, n *node) {
 	if n.actW > 0 {
 		a.clearActivation(n)
 	}
-	if a.observed() && abortable(n.kind) {
+	if len(a.obs) > 0 && abortable(n.kind) {
 		a.dropObserversAt(i)
 	}
-	if a.traced() {
+	if a.tracer != nil {
 		a.emit(Event{Kind: EventHalt, Node: i})
 	}
 }

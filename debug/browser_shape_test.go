@@ -254,6 +254,8 @@ func checkShapeMoveTo(t *testing.T, ctx context.Context, base string, s *Session
 	}
 	clickNode(t, ctx, 2)
 	bt.Wait(t, ctx, "the Check's Move to…", `(() => { const b = document.querySelector('#btn-shape-moveto'); return !!b && !unusable(b) && S.selected === 2; })()`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#shape-box').scrollIntoView()`, nil))
+	bt.Screenshot(t, ctx, "shape-buttons.png", artifacts)
 	bt.Run(t, ctx, chromedp.Click("#btn-shape-moveto", chromedp.ByID))
 	bt.Wait(t, ctx, "the move form: its parent picked, the place where it is", `document.activeElement === document.querySelector('#sf-into') &&
 		document.querySelector('#sf-into').value === '1' && document.querySelector('#sf-place').value === '0' &&

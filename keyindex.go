@@ -72,7 +72,14 @@ func (b *Blackboard) localSlot(id int32) *slot {
 		}
 		x := b.keys
 		x.ids = append(x.ids, id)
-		b.local = append(b.local, slot{})
+		if old := b.local; len(old) == cap(old) {
+			// The slots move: those left behind (the agent's own
+			// allocation, agentLayout) must not keep their values alive.
+			b.local = append(old, slot{})
+			clear(old)
+		} else {
+			b.local = append(old, slot{})
+		}
 		j = int32(len(b.local) - 1)
 		switch {
 		case x.extra != nil:
@@ -106,6 +113,9 @@ func (b *Blackboard) adopt(keys *keyIndex, local []slot) {
 			*b.localSlot(old.keys.ids[j]) = old.local[j]
 		}
 	}
+	// The slots left behind (maybe in the agent's own allocation, which
+	// lives as long as the agent) must not keep their values alive.
+	clear(old.local)
 }
 
 // treeSlot returns the slot of agent-scope key id if it is one of the

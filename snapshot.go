@@ -577,6 +577,9 @@ func (a *Agent) Restore(data []byte, opts ...RestoreOption) error {
 		// slots, which NewAgent allocated with the agent (agentLayout).
 		copy(a.bb.local, local.local)
 	} else {
+		// The slots left behind (maybe in the agent's own allocation)
+		// must not keep their values alive.
+		clear(a.bb.local)
 		a.bb.local, a.bb.keys = local.local, local.keys
 	}
 	a.bb.now = now

@@ -33,10 +33,6 @@ func TestLayoutSlotsLeftHoldNothing(t *testing.T) {
 		}},
 	} {
 		a := NewAgent(tree)
-		var p0 *slot
-		if len(a.bb.local) > 0 {
-			p0 = &a.bb.local[0]
-		}
 		freed := make(chan struct{})
 		obj := &big{}
 		runtime.SetFinalizer(obj, func(*big) { close(freed) })
@@ -52,9 +48,6 @@ func TestLayoutSlotsLeftHoldNothing(t *testing.T) {
 				gone = true
 			case <-time.After(10 * time.Millisecond):
 			}
-		}
-		if len(a.bb.local) > 0 {
-			t.Logf("%s: %p %p %v", c.name, p0, &a.bb.local[0], p0)
 		}
 		if !gone {
 			t.Errorf("%s: the value overwritten is still reachable (a stale slot in the agent's allocation)", c.name)

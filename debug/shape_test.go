@@ -445,13 +445,8 @@ func agentMarks(t *testing.T, h http.Handler, id int) (forces, bps string) {
 // wrapped, their neighbours deleted), and go with the nodes deleted; the
 // answer counts those dropped.
 func TestShapeRemapsForcesAndBreakpoints(t *testing.T) {
-	s, h, tid, _ := editSession(t, Options{Registry: testRegistry(t)})
+	s, h, tid, _ := watchedEditSession(t)
 	old := treesOf(s)[0]
-	stop, err := s.Watch(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
 	s.Do(func(m *arbor.Manager) {
 		for _, f := range []struct {
 			agent int
@@ -556,13 +551,8 @@ func TestShapeMoveInto(t *testing.T) {
 // their nodes, on the agents still running the tree; a redo drops them
 // again, and the next undo puts them back again.
 func TestUndoRestoresMarks(t *testing.T) {
-	s, h, tid, _ := editSession(t, Options{Registry: testRegistry(t)})
+	s, h, tid, _ := watchedEditSession(t)
 	orig := treesOf(s)[0]
-	stop, err := s.Watch(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
 	step := nodeID(t, orig, "Step")
 	s.Do(func(m *arbor.Manager) {
 		if err := m.Agent(1).Force(step, arbor.Failure); err != nil {
@@ -602,6 +592,20 @@ func TestUndoRestoresMarks(t *testing.T) {
 	marks("after the second undo")
 }
 
+// watchedEditSession is editSession with the test registry's types
+// described, and agent 0 watched (its breakpoints work) until the test
+// ends.
+func watchedEditSession(t *testing.T) (s *Session, h http.Handler, sentryTID int, calls *int) {
+	t.Helper()
+	s, h, sentryTID, calls = editSession(t, Options{Registry: testRegistry(t)})
+	stop, err := s.Watch(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return s, h, sentryTID, calls
+}
+
 // threeEdits makes three edits of tree tid: noise's Check made
 // "missing", Step wrapped in an Inverter, a Note inserted after it; it
 // returns the last one's answer.
@@ -627,13 +631,8 @@ func threeEdits(t *testing.T, h http.Handler, tid int) map[string]any {
 // breakpoints back, and can go on to the first edit; then there is
 // nothing to undo. The tree's description says what can be undone.
 func TestShapeUndo(t *testing.T) {
-	s, h, tid, calls := editSession(t, Options{Registry: testRegistry(t)})
+	s, h, tid, calls := watchedEditSession(t)
 	orig := treesOf(s)[0]
-	stop, err := s.Watch(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
 	s.Do(func(m *arbor.Manager) {
 		if err := m.Agent(1).Force(nodeID(t, orig, "Step"), arbor.Failure); err != nil {
 			t.Fatal(err)

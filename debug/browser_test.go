@@ -161,6 +161,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("shape-stale-menu", func(t *testing.T) { checkShapeStaleMenu(t, ctx, base, s) })
 	t.Run("shape-guard", func(t *testing.T) { checkShapeGuard(t, ctx, base, s) })
 	t.Run("shape-move-to", func(t *testing.T) { checkShapeMoveTo(t, ctx, base, s) })
+	t.Run("shape-drag", func(t *testing.T) { checkShapeDrag(t, ctx, base, s) })
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)
 	}

@@ -266,10 +266,9 @@ function finishShapeForm(form, n, op, onApply) {
   return finishForm(form, apply, cancel, onApply, () => closeShapeForm(op));
 }
 
-// moveTargets lists the composites node n may move into: those of the
-// tree shown outside n's own subtree (its children and guards), in tree
-// order, each with its depth.
-function moveTargets(n) {
+// subtreeIds returns the ids of node n and of the nodes under it (its
+// children and guards): where it cannot go.
+function subtreeIds(n) {
   const ns = S.tree.nodes;
   const mine = new Set();
   const stack = [n.id];
@@ -279,6 +278,15 @@ function moveTargets(n) {
     stack.push(...ns[i].children);
     if (ns[i].guard >= 0) stack.push(ns[i].guard);
   }
+  return mine;
+}
+
+// moveTargets lists the composites node n may move into: those of the
+// tree shown outside n's own subtree (its children and guards), in tree
+// order, each with its depth.
+function moveTargets(n) {
+  const ns = S.tree.nodes;
+  const mine = subtreeIds(n);
   const depth = (i) => {
     let d = 0;
     for (let j = i; j >= 0 && d <= ns.length; d++) j = ns[j].guardOf >= 0 ? ns[j].guardOf : ns[j].parent;

@@ -72,6 +72,7 @@ const S = {
   editKey: '', // what the Node tab's parameters show
   editNote: null, // the answer of the last edit: { tree, path, text }, shown with the node's parameters
   shapeForm: null, // the node whose shape form is open: { tree, node, op } (shape.js)
+  nodeDrag: null, // the node being dragged to a new place, and where it would go (drag.js)
   shapeKey: '', // what the Node tab's Shape section shows
   shapeNote: null, // the answer of the last shape edit or undo: { tree, text }
   shapeLast: {}, // the type last picked to add ('add'), to wrap with ('wrap') and to guard with ('guard')

@@ -319,6 +319,7 @@ function paint(letters) {
     if (i === S.selected) cls += ' selected';
     if (i === S.breakNode) cls += ' breakhit';
     if (found.has(i)) cls += ' match';
+    if (S.nodeDrag) cls += dragClass(i);
     if (errs.has(i)) cls += ' errored';
     // A collapsed node carries the marks of the nodes it hides.
     const hidden = S.hiddenIn.get(i);

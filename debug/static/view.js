@@ -204,24 +204,49 @@ function setupPanZoom() {
     zoomAt(e.offsetX, e.offsetY, Math.exp(-e.deltaY * 0.0015));
   }, { passive: false });
   let drag = null;
+  // A press on a node that can move, with editing on, drags the node
+  // (drag.js); any other press pans the view.
   svg.addEventListener('pointerdown', (e) => {
     if (e.button === 2) return; // the context menu's (shape.js)
-    drag = { x: e.clientX, y: e.clientY, vx: S.view.x, vy: S.view.y, moved: false };
+    drag = { x: e.clientX, y: e.clientY, vx: S.view.x, vy: S.view.y, moved: false, node: nodeDragFor(e) };
     svg.setPointerCapture(e.pointerId);
   });
   svg.addEventListener('pointermove', (e) => {
     if (!drag) return;
     const dx = e.clientX - drag.x;
     const dy = e.clientY - drag.y;
+    if (drag.node) {
+      if (!drag.moved && Math.abs(dx) + Math.abs(dy) <= DRAG_START) return;
+      drag.moved = true;
+      dragNodeTo(drag.node, e.clientX, e.clientY);
+      return;
+    }
     if (Math.abs(dx) + Math.abs(dy) > 3 && !drag.moved) { drag.moved = true; svg.classList.add('dragging'); setFollow(false); }
     S.view.x = drag.vx + dx;
     S.view.y = drag.vy + dy;
     applyView();
   });
+  svg.addEventListener('pointercancel', () => {
+    if (drag && drag.node) cancelNodeDrag(drag.node);
+    drag = null;
+    svg.classList.remove('dragging');
+  });
+  // Escape while dragging a node puts it back.
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || !drag || !drag.node || !drag.moved) return;
+    e.preventDefault();
+    e.stopPropagation();
+    cancelNodeDrag(drag.node);
+    drag = null;
+  }, true);
   svg.addEventListener('pointerup', (e) => {
     const d = drag;
     drag = null;
     svg.classList.remove('dragging');
+    if (d && d.node && d.moved) {
+      dropNode(d.node);
+      return;
+    }
     if (d && !d.moved) {
       const target = document.elementFromPoint(e.clientX, e.clientY);
       const fold = target && target.closest('g.fold');

@@ -134,3 +134,53 @@ func TestManagerGlobalTTL(t *testing.T) {
 		t.Fatalf("after t+ttl: readers %v %v, want failure", r0.Status(), r2.Status())
 	}
 }
+
+// Semantics §2 and §7: an abort halts every running node under the watched
+// composite, children first and siblings in child order, each exactly
+// once: a user control's running children, then the control; a user
+// decorator's child, then the decorator. End is not called for a halted
+// node, and the resumed tick starts the action again.
+func TestAbortHaltsUserControlsOnce(t *testing.T) {
+	reg := ctlRegistry(t)
+	k := arbor.NewKey[bool]("k")
+	for _, tc := range []struct {
+		name   string
+		body   *arbor.Node
+		plan   string
+		start  []string
+		halted []string
+	}{
+		{"control", arbor.Branch("Ctl", unP("A", "run", -1), unP("B", "run", -1)).Named("C"), "t1 t0 R",
+			[]string{"C:start m=0", "C:tick(t1 t0 R)", "B:start", "B:tick", "A:start", "A:tick"},
+			[]string{"A:halt", "B:halt", "C:halt m=1"}},
+		{"decorator", arbor.Branch("Deco", unP("A", "run", -1)).Named("D"), "t0 R",
+			[]string{"D:start m=0", "D:tick(t0 R)", "A:start", "A:tick"},
+			[]string{"A:halt", "D:halt m=1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Selector(self): a false k lets the selector run the body;
+			// a true k aborts it, and the selector then succeeds at k.
+			root := arbor.Selector(arbor.Check("k", "==", true), tc.body).WithAbort(arbor.AbortSelf)
+			r := unStart(unCompile(t, reg, root))
+			r.log.take() // awake
+			ctlPlan.Set(r.Blackboard(), tc.plan)
+			k.Set(r.Blackboard(), false)
+			if s := r.Tick(time.Second); s != arbor.Running {
+				t.Fatalf("first tick: %v", s)
+			}
+			unEqual(t, "first tick", r.log.take(), tc.start)
+			k.Set(r.Blackboard(), true)
+			if s := r.Tick(2 * time.Second); s != arbor.Success {
+				t.Fatalf("abort tick: %v, want success", s)
+			}
+			unEqual(t, "abort tick", r.log.take(), tc.halted)
+			r.Halt()
+			unEqual(t, "agent halt after the abort", r.log.take(), nil)
+			k.Set(r.Blackboard(), false)
+			if s := r.Tick(3 * time.Second); s != arbor.Running {
+				t.Fatalf("third tick: %v", s)
+			}
+			unEqual(t, "third tick", r.log.take(), tc.start)
+		})
+	}
+}

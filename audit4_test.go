@@ -184,3 +184,39 @@ func TestAbortHaltsUserControlsOnce(t *testing.T) {
 		})
 	}
 }
+
+// Semantics §8: a value's expiry stays with it when SetTree moves the
+// agent to a tree that does not mention its key, or to one that does.
+func TestTTLSurvivesSetTree(t *testing.T) {
+	reg := arbor.NewRegistry()
+	writer := mustCompile(t, reg, arbor.Sequence(arbor.SetFor("k", 1.0, 100*time.Millisecond), arbor.Check("k", "exists")))
+	other := mustCompile(t, reg, arbor.Check("other", "exists"))
+	reader := mustCompile(t, reg, arbor.Check("k", "exists"))
+	a := arbor.NewAgent(writer)
+	if s := a.Tick(time.Second); s != arbor.Success {
+		t.Fatalf("writer: %v", s)
+	}
+	for _, tr := range []*arbor.Tree{other, reader} {
+		if err := a.SetTree(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := a.Tick(time.Second + 100*time.Millisecond); s != arbor.Success {
+		t.Fatalf("at t+ttl: %v, want success", s)
+	}
+	if s := a.Tick(time.Second + 100*time.Millisecond + 1); s != arbor.Failure {
+		t.Fatalf("after t+ttl: %v, want failure", s)
+	}
+	b := arbor.NewAgent(other)
+	b.Tick(time.Second)
+	b.Blackboard().SetTTL("k", true, 100*time.Millisecond) // a key the tree does not mention
+	if err := b.SetTree(reader); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.Tick(time.Second + 100*time.Millisecond); s != arbor.Success {
+		t.Fatalf("game-code write at t+ttl: %v, want success", s)
+	}
+	if s := b.Tick(time.Second + 100*time.Millisecond + 1); s != arbor.Failure {
+		t.Fatalf("game-code write after t+ttl: %v, want failure", s)
+	}
+}

@@ -186,7 +186,7 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 		return nil
 	}
 	if depth > c.maxDepth {
-		c.el.add(path, def.Type, def.Line, "node nesting depth over the limit of %d (or the nodes form a cycle)", c.maxDepth)
+		c.el.addDef(path, def, "node nesting depth over the limit of %d (or the nodes form a cycle)", c.maxDepth)
 		return nil
 	}
 	if def.Type == "" {
@@ -199,7 +199,7 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 		if s := c.reg.suggest(def.Type); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
-		c.el.add(path, def.Type, def.Line, "%s", msg)
+		c.el.addDef(path, def, "%s", msg)
 		// What is below it is still checked, so that one run reports
 		// its mistakes too: once per definition (Go-built ones may share
 		// nodes or form cycles), and as long as errors are wanted.
@@ -220,7 +220,7 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 		return nil
 	}
 	if def.bad != "" {
-		c.el.add(path, def.Type, def.Line, "%s", def.bad)
+		c.el.addDef(path, def, "%s", def.bad)
 	}
 	p := &proto{def: def, t: t, path: path, rel: rel}
 	params := normalizeParams(def.Params)
@@ -232,30 +232,30 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 	switch t.shape {
 	case shapeComposite:
 		if nk == 0 && !ownChildCount(t.kind) {
-			c.el.add(path, def.Type, def.Line, "wrong number of children: a composite needs at least one child")
+			c.el.addDef(path, def, "wrong number of children: a composite needs at least one child")
 		}
 	case shapeDecorator:
 		if nk != 1 {
-			c.el.add(path, def.Type, def.Line, "wrong number of children: has %d, a decorator needs exactly one child", nk)
+			c.el.addDef(path, def, "wrong number of children: has %d, a decorator needs exactly one child", nk)
 		}
 	case shapeLeaf:
 		if nk != 0 {
-			c.el.add(path, def.Type, def.Line, "wrong number of children: has %d, a leaf takes no children", nk)
+			c.el.addDef(path, def, "wrong number of children: has %d, a leaf takes no children", nk)
 		}
 	case shapeSubTree:
 		if nk != 0 {
-			c.el.add(path, def.Type, def.Line, "wrong number of children: has %d, SubTree takes none (its child is the named tree)", nk)
+			c.el.addDef(path, def, "wrong number of children: has %d, SubTree takes none (its child is the named tree)", nk)
 		}
 	}
 	if def.Abort > AbortBoth {
-		c.el.add(path, def.Type, def.Line, "abort %d is not an abort mode (none, self, lower or both)", int(def.Abort))
+		c.el.addDef(path, def, "abort %d is not an abort mode (none, self, lower or both)", int(def.Abort))
 	} else if def.Abort != AbortNone || def.abortWritten {
 		if !t.builtin || !abortable(t.kind) {
-			c.el.add(path, def.Type, def.Line, "abort %q is only allowed on Sequence, SequenceWithMemory and Selector", def.Abort)
+			c.el.addDef(path, def, "abort %q is only allowed on Sequence, SequenceWithMemory and Selector", def.Abort)
 		}
 	}
 	if inGuard && !guardAllowed(t.kind) {
-		c.el.add(path, def.Type, def.Line, "a guard may contain only conditions, Inverter, ForceSuccess, ForceFailure and Sequence, Selector, ReactiveSequence or ReactiveSelector; %s is not allowed in a guard", def.Type)
+		c.el.addDef(path, def, "a guard may contain only conditions, Inverter, ForceSuccess, ForceFailure and Sequence, Selector, ReactiveSequence or ReactiveSelector; %s is not allowed in a guard", def.Type)
 	}
 
 	pr := &paramReader{def: def, params: params, path: path, typ: def.Type, el: c.el}
@@ -332,7 +332,7 @@ func (c *compiler) params(p *proto, pr *paramReader, nk int) {
 				if s := suggest.Closest(p.subtree, c.doc.TreeNames()); s != "" {
 					msg += fmt.Sprintf(" (did you mean %q?)", s)
 				}
-				pr.el.add(pr.path, pr.typ, p.def.Line, "%s", msg)
+				pr.el.addDef(pr.path, p.def, "%s", msg)
 			}
 		}
 	case kWaitTicks:
@@ -466,7 +466,7 @@ func (c *compiler) checkSubtrees(doc *Document) {
 			// A missing tree was reported by build.
 			if _, ok := c.protos[p.subtree]; ok && state[p.subtree] == active {
 				cycle := append(append([]string{}, stack[indexOf(stack, p.subtree):]...), p.subtree)
-				c.el.add(p.path, p.def.Type, p.def.Line, "subtree cycle: %s", strings.Join(cycle, " → "))
+				c.el.addDef(p.path, p.def, "subtree cycle: %s", strings.Join(cycle, " → "))
 			} else if ok {
 				visit(p.subtree, stack)
 			}

@@ -13,11 +13,17 @@ import (
 // reads "path: message [Type, line N]", for example
 //
 //	trees.Guard.children[1].child: unknown node type "Atack" (did you mean "Attack"?) [Atack, line 12]
+//
+// A node imported from another format under another type names the
+// file's type too: "[Selector (Fallback in the file), line 3]".
 type LoadError struct {
 	Path string
 	Type string
 	Line int // source line, 0 when unknown
 	Msg  string
+	// FileType is the type a file in another format wrote for the node
+	// (BT.CPP's Fallback for a Selector), when it differs from Type.
+	FileType string
 }
 
 // Error formats the problem as "path: message [Type, line N]".
@@ -31,11 +37,15 @@ func (e *LoadError) Error() string {
 		fmt.Fprintf(&b, "line %d: ", e.Line)
 	}
 	b.WriteString(e.Msg)
+	typ := e.Type
+	if e.FileType != "" && e.FileType != e.Type && typ != "" {
+		typ = fmt.Sprintf("%s (%s in the file)", e.Type, e.FileType)
+	}
 	switch {
-	case e.Type != "" && e.Line > 0:
-		fmt.Fprintf(&b, " [%s, line %d]", e.Type, e.Line)
-	case e.Type != "":
-		fmt.Fprintf(&b, " [%s]", e.Type)
+	case typ != "" && e.Line > 0:
+		fmt.Fprintf(&b, " [%s, line %d]", typ, e.Line)
+	case typ != "":
+		fmt.Fprintf(&b, " [%s]", typ)
 	case e.Line > 0 && e.Path != "":
 		fmt.Fprintf(&b, " [line %d]", e.Line)
 	}
@@ -69,6 +79,16 @@ func (es LoadErrors) Unwrap() []error {
 const maxLoadErrors = 100
 
 type errList struct{ errs LoadErrors }
+
+// addDef records a problem of the definition node def at path, with its
+// type and line, and the type a file in another format wrote for it.
+func (l *errList) addDef(path string, def *Node, format string, args ...any) {
+	n := len(l.errs)
+	l.add(path, def.Type, def.Line, format, args...)
+	if len(l.errs) > n && def.src != nil {
+		l.errs[n].FileType = def.src.typ
+	}
+}
 
 func (l *errList) add(path, typ string, line int, format string, args ...any) {
 	if len(l.errs) < maxLoadErrors {

@@ -85,7 +85,7 @@ func LoadTree(path string, reg *Registry) (*Tree, error) {
 func init() {
 	rawdoc.DecodeTree = func(v *rawdoc.Value) (any, error) { return decodeDocument(v) }
 	nodesrc.Set = func(n any, typ string, params map[string]string) {
-		if node, ok := n.(*Node); ok {
+		if node, ok := n.(*Node); ok && (typ != node.Type || len(params) > 0) {
 			node.src = &nodeSource{typ: typ, params: params}
 		}
 	}

@@ -28,7 +28,7 @@ func (r *paramReader) errf(param, format string, args ...any) {
 	} else if param != "" {
 		msg = fmt.Sprintf("parameter %q: %s", param, msg)
 	}
-	r.el.add(r.path, r.typ, r.def.Line, "%s", msg)
+	r.el.addDef(r.path, r.def, "%s", msg)
 }
 
 // get returns a parameter's raw value and marks it used.
@@ -165,7 +165,7 @@ func (r *paramReader) finish(known []string) {
 		if len(known) == 0 {
 			msg += "; " + r.typ + " takes no parameters"
 		}
-		r.el.add(r.path, r.typ, r.def.Line, "%s", msg)
+		r.el.addDef(r.path, r.def, "%s", msg)
 	}
 }
 

@@ -584,10 +584,12 @@ func (d *decoder) node(id, path string, refLine, depth int) *arbor.Node {
 // builtin maps a Behavior3 built-in node onto n.
 func (d *decoder) builtin(n *arbor.Node, name string, b builtin, props map[string]any, path string, line int) {
 	n.Type = b.arbor
+	nodesrc.Record(n, name, nil) // errors name Priority, not only ReactiveSelector
 	switch name {
 	case "Error":
 		e := ErrorNode()
 		n.Type, n.Params, n.Name = e.Type, e.Params, e.Name
+		nodesrc.Record(n, name, nil)
 		return
 	case "Wait":
 		if t, has := props["ticks"]; has {

@@ -557,6 +557,11 @@ func (l *loader) node(e *element, path string, depth int) *arbor.Node {
 			parent.Children = append(parent.Children, c)
 		}
 	}
+	if inner != nil && len(e.kids) != 1 {
+		// Reported here, with the file's node: Compile would name the
+		// inner RepeatUntilFailure, which the file does not have.
+		l.el.Add(path, id, e.line, "wrong number of children: has %d, a decorator needs exactly one child%s", len(e.kids), w)
+	}
 	if n.Type == "Parallel" || n.Type == "ParallelAll" {
 		relativeThresholds(n, len(n.Children))
 	}

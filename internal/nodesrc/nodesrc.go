@@ -3,17 +3,20 @@
 // node: its type and the names of the parameters Arbor reads under other
 // names (BT.CPP's success_count is Parallel's success, Behavior3's maxLoop
 // is Repeat's count). Compile names them too when it reports a bad
-// parameter, so that the message speaks of what the file says. Package
+// parameter, and the file's type in every error about a node whose type
+// it mapped (Fallback for a Selector), so that the message speaks of what
+// the file says. Package
 // arbor sets Set when it initializes (it cannot be imported from here).
 package nodesrc
 
 // Set records on n (an *arbor.Node) the type the file wrote and, for each
-// parameter, the file's name for it (Arbor name → file name).
+// parameter, the file's name for it (Arbor name → file name); nothing when
+// the type is n's and no parameter is renamed.
 var Set func(n any, typ string, params map[string]string)
 
 // Record is Set when package arbor has set it, else nothing.
 func Record(n any, typ string, params map[string]string) {
-	if Set != nil && len(params) > 0 {
+	if Set != nil && typ != "" {
 		Set(n, typ, params)
 	}
 }

@@ -535,9 +535,13 @@ func (d *decoder) node(id, path string, refLine, depth int) *arbor.Node {
 	if title != "" && title != name {
 		n.Name = expandTitle(title, props, tmplProps)
 	}
+	fileType := name // errors name the file's type too (Priority, a ReactiveSelector)
+	if isTree && !isBuiltin {
+		fileType = n.Type
+	}
 	if abortGiven && n.Abort == arbor.AbortNone && n.Type != "" {
 		if msg := conv.AbortMisplaced(n.Type); msg != "" {
-			d.el.Add(path, n.Type, spec.Line, "property %s", msg)
+			d.el.AddAs(path, n.Type, fileType, spec.Line, "property %s", msg)
 		}
 	}
 
@@ -551,11 +555,11 @@ func (d *decoder) node(id, path string, refLine, depth int) *arbor.Node {
 	}
 	switch {
 	case ch != nil && kids != nil:
-		d.el.Add(path, n.Type, spec.Line, "node %q has both child and children", id)
+		d.el.AddAs(path, n.Type, fileType, spec.Line, "node %q has both child and children", id)
 	case ch != nil:
 		cid, ok := str(ch)
 		if !ok {
-			d.el.Add(path, n.Type, ch.Line, "child must be a node id, got %s", describe(ch))
+			d.el.AddAs(path, n.Type, fileType, ch.Line, "child must be a node id, got %s", describe(ch))
 			break
 		}
 		n.SingleChild = true
@@ -564,13 +568,13 @@ func (d *decoder) node(id, path string, refLine, depth int) *arbor.Node {
 		}
 	case kids != nil:
 		if kids.Kind != rawdoc.List {
-			d.el.Add(path, n.Type, kids.Line, "children must be a list of node ids, got %s", describe(kids))
+			d.el.AddAs(path, n.Type, fileType, kids.Line, "children must be a list of node ids, got %s", describe(kids))
 			break
 		}
 		for i, k := range kids.List {
 			cid, ok := str(k)
 			if !ok {
-				d.el.Add(path, n.Type, k.Line, "children[%d] must be a node id, got %s", i, describe(k))
+				d.el.AddAs(path, n.Type, fileType, k.Line, "children[%d] must be a node id, got %s", i, describe(k))
 				continue
 			}
 			if c := d.node(cid, fmt.Sprintf("%s.children[%d]", path, i), k.Line, depth+1); c != nil {

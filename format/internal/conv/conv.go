@@ -465,6 +465,17 @@ func (e *Errors) Add(path, typ string, line int, format string, args ...any) {
 	}
 }
 
+// AddAs records one problem of a node the file wrote as fileType and the
+// loader mapped onto the Arbor type typ (Behavior3's Priority, a
+// ReactiveSelector): the message names both when they differ.
+func (e *Errors) AddAs(path, typ, fileType string, line int, format string, args ...any) {
+	n := len(e.list)
+	e.Add(path, typ, line, format, args...)
+	if len(e.list) > n && fileType != typ {
+		e.list[n].FileType = fileType
+	}
+}
+
 // Len returns the number of problems recorded.
 func (e *Errors) Len() int { return len(e.list) }
 

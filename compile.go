@@ -2,6 +2,7 @@ package arbor
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -196,7 +197,7 @@ func (c *compiler) build(def *Node, path, rel string, inGuard bool, depth int) *
 	t, ok := c.reg.lookup(def.Type)
 	if !ok {
 		msg := fmt.Sprintf("unknown node type %q", def.Type)
-		if s := c.reg.suggest(def.Type); s != "" {
+		if s := suggest.Closest(def.Type, append(slices.Clip(c.doc.typeNames), c.reg.Types()...)); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		c.el.addDef(path, def, "%s", msg)

@@ -98,6 +98,11 @@ type Document struct {
 	// Compile ignores it: the registry decides what a type is. May be nil;
 	// the native format does not carry it.
 	Categories map[string]Category
+
+	// typeNames are the node types a file's format knows by name, which
+	// an importer recorded (internal/nodesrc): Compile suggests them, before
+	// the registry's, for a misspelt type.
+	typeNames []string
 }
 
 // Clone returns a deep copy of the document: its nodes, their parameter
@@ -109,7 +114,7 @@ func (d *Document) Clone() *Document {
 	if d == nil {
 		return nil
 	}
-	out := &Document{Main: d.Main, Trees: make(map[string]*Node, len(d.Trees))}
+	out := &Document{Main: d.Main, Trees: make(map[string]*Node, len(d.Trees)), typeNames: d.typeNames}
 	if d.Categories != nil {
 		out.Categories = make(map[string]Category, len(d.Categories))
 		for k, c := range d.Categories {

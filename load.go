@@ -89,6 +89,11 @@ func init() {
 			node.src = &nodeSource{typ: typ, params: params}
 		}
 	}
+	nodesrc.SetTypeNames = func(d any, names []string) {
+		if doc, ok := d.(*Document); ok {
+			doc.typeNames = names
+		}
+	}
 }
 
 // DecodeDocument decodes a native document already parsed into plain Go

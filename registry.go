@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"sort"
-
-	"github.com/arborbt/arbor/internal/suggest"
 )
 
 // kind is the compiled form of a node type: the tick loop switches on it.
@@ -288,9 +286,4 @@ func (r *Registry) add(t *nodeType) error {
 func (r *Registry) lookup(name string) (*nodeType, bool) {
 	t, ok := r.table()[name]
 	return t, ok
-}
-
-// suggest returns the known type name closest to name, or "".
-func (r *Registry) suggest(name string) string {
-	return suggest.Closest(name, r.Types())
 }

@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,6 +65,16 @@ var builtins = map[string]builtin{
 	"Error":              {arbor: arbor.ErrorType, category: "action", title: "Error"},
 	"Wait":               {arbor: "Wait", category: "action", prop: "milliseconds", param: "ms", def: 0, title: "Wait <milliseconds>ms"},
 }
+
+// typeNames are the Behavior3 built-ins' names, sorted.
+var typeNames = func() []string {
+	names := make([]string, 0, len(builtins))
+	for name := range builtins {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}()
 
 // IsBuiltin reports whether name is a Behavior3 built-in node type.
 func IsBuiltin(name string) bool {
@@ -257,6 +268,7 @@ func decode(v *rawdoc.Value) (*arbor.Document, error) {
 	}
 
 	doc := &arbor.Document{Trees: map[string]*arbor.Node{}}
+	nodesrc.TypeNames(doc, typeNames) // "did you mean" names Succeeder, not only Success
 	switch {
 	case mainID != "":
 		t, ok := d.byID[mainID]

@@ -181,6 +181,7 @@ func (l *loader) load(data []byte, file string) (*arbor.Document, error) {
 		return nil, l.el.Err()
 	}
 	doc := &arbor.Document{Trees: map[string]*arbor.Node{}}
+	nodesrc.TypeNames(doc, typeNames) // "did you mean" names AlwaysSuccess, not only Success
 	switch {
 	case main != "":
 		if l.trees[main] == nil {
@@ -1046,6 +1047,16 @@ var mapped = map[string]mapping{
 	// A Set of null (see mappedNode).
 	"UnsetBlackboard": {arbor: "Set", ports: []port{{bt: "key", param: "key", kind: kString, required: true}}},
 }
+
+// typeNames are the BT.CPP node names Arbor reads, sorted.
+var typeNames = func() []string {
+	names := []string{"KeepRunningUntilFailure", "SubTree", "Switch2", "Switch3", "Switch4", "Switch5", "Switch6"}
+	for name := range mapped {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}()
 
 // arborParamKinds types the parameters of Arbor-only built-ins written in
 // XML ("Type.param", Type canonical).

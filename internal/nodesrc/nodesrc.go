@@ -20,3 +20,15 @@ func Record(n any, typ string, params map[string]string) {
 		Set(n, typ, params)
 	}
 }
+
+// SetTypeNames records on doc (an *arbor.Document) the node types its
+// file's format knows by name (Behavior3's Succeeder, BT.CPP's
+// AlwaysSuccess), so that Compile suggests them for a misspelt type.
+var SetTypeNames func(doc any, names []string)
+
+// TypeNames is SetTypeNames when package arbor has set it, else nothing.
+func TypeNames(doc any, names []string) {
+	if SetTypeNames != nil {
+		SetTypeNames(doc, names)
+	}
+}

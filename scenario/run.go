@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -266,7 +265,7 @@ var formatTitles = map[string]string{"b3": "Behavior3 editor JSON", "btcpp": "Be
 // load, whether the file is of another format: "btcpp" for XML, "b3" for
 // JSON with Behavior3's keys, else "".
 func foreignFormat(path string) string {
-	data, err := os.ReadFile(path)
+	data, err := rawdoc.ReadFile(path, rawdoc.DefaultMaxBytes) // not all of /dev/zero
 	if err != nil {
 		return ""
 	}

@@ -25,6 +25,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -107,7 +108,7 @@ func ParseFile(path string) ([]*Scenario, error) {
 		// Rather than a JSON syntax error on its first "<".
 		return nil, errors.New("this is an XML tree file, not a scenario (scenario files are .json, .yaml or .yml and may load it with treeFile; check it with arbor validate, tick it with arbor run)")
 	}
-	data, err := os.ReadFile(path)
+	data, err := rawdoc.ReadFile(path, rawdoc.DefaultMaxBytes) // not all of /dev/zero
 	if err != nil {
 		return nil, err
 	}
@@ -428,8 +429,8 @@ func Collect(paths []string) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			if d.IsDir() {
-				return nil
+			if d.IsDir() || d.Type()&(fs.ModeNamedPipe|fs.ModeSocket|fs.ModeDevice) != 0 {
+				return nil // a pipe would block the walk
 			}
 			switch strings.ToLower(filepath.Ext(path)) {
 			case ".json", ".yaml", ".yml":
@@ -451,7 +452,7 @@ func withoutTreeFiles(files []string) []string {
 	referenced := map[string]bool{}
 	treeLike := map[string]bool{}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := rawdoc.ReadFile(f, rawdoc.DefaultMaxBytes)
 		if err != nil {
 			continue
 		}

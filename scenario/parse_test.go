@@ -233,3 +233,59 @@ func TestInlineNativeTreeIgnoresTreeFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestParseFieldTypes: every field of scenario.md given the wrong type, a
+// required one missing, or two that exclude each other, is a parse error
+// that names it (arbor test prints it under "FAIL <file path>").
+func TestParseFieldTypes(t *testing.T) {
+	const tree, ticks = `"tree": {"type": "A"}, "mocks": {"A": ["success"]}`, `"ticks": [{"status": "success"}]`
+	tests := []struct{ doc, err string }{
+		{`{` + tree + `, ` + ticks + `}`, "a scenario needs a name"},
+		{`{"name": "", ` + tree + `, ` + ticks + `}`, "a scenario needs a name"},
+		{`{"name": 3, ` + tree + `, ` + ticks + `}`, "name must be a string"},
+		{`{"name": "a", "description": 1, ` + tree + `, ` + ticks + `}`, "description must be a string"},
+		{`{"name": "a", ` + ticks + `}`, "needs tree or treeFile"},
+		{`{"name": "a", ` + tree + `, "treeFile": "t.json", ` + ticks + `}`, "has both tree and treeFile"},
+		{`{"name": "a", "treeFile": 5, ` + ticks + `}`, "treeFile must be a string"},
+		{`{"name": "a", ` + tree + `, "treeFormat": 1, ` + ticks + `}`, "treeFormat must be a string"},
+		{`{"name": "a", "tree": "A", ` + ticks + `}`, "tree must be a tree document or a root node"},
+		{`{"name": "a", "tree": {"type": "A"}, "mocks": ["A"], ` + ticks + `}`, "mocks must be an object"},
+		{`{"name": "a", "tree": {"type": "A"}, "mocks": {"A": "success"}, ` + ticks + `}`, "mock script must be a list of strings"},
+		{`{"name": "a", "tree": {"type": "A"}, "mocks": {"A": []}, ` + ticks + `}`, `mock "A": empty script`},
+		{`{"name": "a", "tree": {"type": "A"}, "mocks": {"A": ["done"]}, ` + ticks + `}`, `script entry "done" is not success, failure or running`},
+		{`{"name": "a", "tree": {"type": "A"}, "mocks": {"A": ["SUCCESS"]}, ` + ticks + `}`, `script entry "SUCCESS"`},
+		{`{"name": "a", "tree": {"type": "A"}, "mocks": {"A": [1]}, ` + ticks + `}`, "mock script entry must be a string"},
+		{`{"name": "a", "tree": {"type": "A"}, "mocks": {"A": ["success"], "A": ["failure"]}, ` + ticks + `}`, `duplicate key "A"`},
+		{`{"name": "a", ` + tree + `, "conditions": ["C"], ` + ticks + `}`, "conditions must be an object"},
+		{`{"name": "a", ` + tree + `, "conditions": {"C": 1}, ` + ticks + `}`, "condition key must be a string"},
+		{`{"name": "a", ` + tree + `, "blackboard": [1], ` + ticks + `}`, "blackboard must be an object"},
+		{`{"name": "a", ` + tree + `, "blackboard": {"k": 1, "k": 2}, ` + ticks + `}`, `duplicate key "k"`},
+		{`{"name": "a", ` + tree + `, "ticks": {"status": "success"}}`, "ticks must be a list of steps"},
+		{`{"name": "a", ` + tree + `, "ticks": ["success"]}`, "ticks[0] must be an object"},
+		{`{"name": "a", ` + tree + `, "ticks": [{"stauts": "success"}]}`, `ticks[0]: unknown step field "stauts"`},
+		{`{"name": "a", ` + tree + `, "ticks": [{"repeat": "2"}]}`, "repeat must be an integer"},
+		{`{"name": "a", ` + tree + `, "ticks": [{"status": "ok"}]}`, `status must be success, failure or running, got "ok"`},
+		{`{"name": "a", ` + tree + `, "ticks": [{"status": "SUCCESS"}]}`, `status must be success, failure or running, got "SUCCESS"`},
+		{`{"name": "a", ` + tree + `, "ticks": [{"trace": "A:start"}]}`, "trace must be a list of strings"},
+		{`{"name": "a", ` + tree + `, "ticks": [{"trace": [1]}]}`, "trace entry must be a string"},
+		{`{"name": "a", ` + tree + `, "ticks": [{"set": ["a"]}]}`, "set must be an object"},
+		{`{"name": "a", ` + tree + `, "ticks": [{"delete": "a"}]}`, "delete must be a list of strings"},
+		{`{"name": "a", ` + tree + `, "ticks": [{"delete": [1]}]}`, "delete entry must be a string"},
+		{`{"name": "a", ` + tree + `, "ticks": [{"blackboard": ["a"]}]}`, "blackboard must be an object"},
+		{`{"name": "a", ` + tree + `, ` + ticks + `, "halt": "true"}`, "halt must be true or false"},
+		{`{"name": "a", ` + tree + `, ` + ticks + `, "haltTrace": []}`, `haltTrace needs "halt": true`},
+		{`{"name": "a", ` + tree + `, ` + ticks + `, "halt": true, "haltTrace": "A:halt"}`, "haltTrace must be a list of strings"},
+		{`{"name": "a", ` + tree + `, ` + ticks + `, "loadError": "x"}`, "has both loadError and ticks"},
+		{`{"name": "a", ` + tree + `, "loadError": 1}`, "loadError must be a string"},
+		{`{"scenarios": {"name": "a"}}`, "scenarios must be a list"},
+		{`{"scenarios": [{"name": "a", ` + tree + `, ` + ticks + `}, {"name": "b", ` + tree + `, "ticks": [{"repeat": 0}]}]}`, "scenarios[1]: line 1: repeat must be"},
+		{`[{"name": "a", ` + tree + `, ` + ticks + `}]`, "a scenario file must be an object, got a list"},
+		{`{"name": "a", ` + tree + `, ` + ticks + `} []`, "trailing garbage"},
+	}
+	for _, tt := range tests {
+		_, err := scenario.Parse([]byte(tt.doc), false, "t.json")
+		if err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: error %v, want %q", tt.doc, err, tt.err)
+		}
+	}
+}

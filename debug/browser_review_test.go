@@ -10,6 +10,23 @@ import (
 	bt "github.com/arborbt/arbor/internal/browsertest"
 )
 
+// checkPanelEmpty checks the side panel with no agent open: a note of
+// what shows there, not the tabs with empty tables; opening an agent
+// brings the tabs back.
+func checkPanelEmpty(t *testing.T, ctx context.Context, base string) {
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/"))
+	bt.Wait(t, ctx, "the list, no agent open", `document.querySelectorAll('#agent-list li[data-id]').length > 1 && !document.querySelector('#empty').hidden`, 10*time.Second)
+	shown := func(sel string) string {
+		return `(document.querySelector('` + sel + `').getClientRects().length > 0)`
+	}
+	if !bt.Eval[bool](t, ctx, shown("#panel-empty")+` && !`+shown("#tab-bb")+` && !`+shown("#running-now")+` && !`+shown("#panel .tabs")) {
+		t.Errorf("no agent open: the panel shows its tabs, not the note")
+	}
+	bt.Click(t, ctx, `#agent-list li[data-id="0"]`)
+	bt.Wait(t, ctx, "agent 0 open: the tabs back, the note gone", `document.querySelector('#agent-title').textContent.startsWith('Agent #0 ') && `+
+		shown("#tab-bb")+` && `+shown("#running-now")+` && !`+shown("#panel-empty"), 10*time.Second)
+}
+
 // checkBlackboardFits checks the blackboard tab at 1024 px: the tables
 // fit the panel (no sideways scroll for a heading a little wider than its
 // column), every heading reads whole, and "empty" (a scope with no

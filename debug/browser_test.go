@@ -162,6 +162,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("shape-guard", func(t *testing.T) { checkShapeGuard(t, ctx, base, s) })
 	t.Run("shape-move-to", func(t *testing.T) { checkShapeMoveTo(t, ctx, base, s) })
 	t.Run("shape-drag", func(t *testing.T) { checkShapeDrag(t, ctx, base, s) })
+	t.Run("ux-panel-empty", func(t *testing.T) { checkPanelEmpty(t, ctx, base) })
 	t.Run("ux-blackboard-fits", func(t *testing.T) { checkBlackboardFits(t, ctx, base) })
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)

@@ -265,14 +265,14 @@ func checkShapeMoveTo(t *testing.T, ctx context.Context, base string, s *Session
 		t.Errorf("patrol's places: %q", got)
 	}
 	bt.Run(t, ctx, chromedp.SetValue("#sf-place", "1", chromedp.ByID), chromedp.Click("#btn-shape-apply", chromedp.ByID))
-	bt.Wait(t, ctx, "moved: the Check selected in patrol", shapeNow(12, "Check", "Sentry.children[1].children[1]")+` && `+shapeNote("Move Check into patrol. Applied to 1 agent"), 10*time.Second)
+	bt.Wait(t, ctx, "moved: the Check selected in patrol", shapeNow(12, "Check", "Sentry.children[1].children[1]")+` && `+shapeNote("Move Check into patrol, after Set. Applied to 1 agent"), 10*time.Second)
 	s.Do(func(m *arbor.Manager) {
 		if got := outline(m.Agent(id).Tree()); got != "Selector(investigate(Set Wait) patrol[Check](Set Check Wait Step SubTree(Wait)))" {
 			t.Errorf("the agent's tree: %s", got)
 		}
 	})
 	bt.Run(t, ctx, chromedp.Evaluate(`document.activeElement && document.activeElement.blur()`, nil), chromedp.KeyEvent("z", chromedp.KeyModifiers(input.ModifierCtrl)))
-	bt.Wait(t, ctx, "the move undone", shapeNote("Undone: move Check into patrol.")+` && S.tree.nodes[2].type === 'Check' && S.tree.nodes[2].path === 'Sentry.children[0].children[0]'`, 10*time.Second)
+	bt.Wait(t, ctx, "the move undone", shapeNote("Undone: move Check into patrol, after Set.")+` && S.tree.nodes[2].type === 'Check' && S.tree.nodes[2].path === 'Sentry.children[0].children[0]'`, 10*time.Second)
 }
 
 // checkShapeStaleMenu opens a node's context menu, changes the tree

@@ -226,7 +226,7 @@ func (s *Session) shapeLocked(tid int, req *shapeRequest, params map[string]any)
 			if herr != nil {
 				return nil, herr
 			}
-			made, what = sl.node, "move "+label+" into "+nodeLabel(td, req.To, p)
+			made, what = sl.node, "move "+label+" into "+nodeLabel(td, req.To, p)+place(p, sl.node)
 			break
 		}
 		if herr := moveNode(sl, req.By); herr != nil {
@@ -487,6 +487,21 @@ func nodeLabel(td *treeDesc, p string, n *arbor.Node) string {
 		return td.Nodes[i].Label
 	}
 	return label(n)
+}
+
+// place says where child n is among p's children, for a message, in
+// the words of the Move to… form's places: ", first" or ", after X" (""
+// for an only child), so that a move within its own parent says what it
+// did.
+func place(p, n *arbor.Node) string {
+	switch i := slices.Index(p.Children, n); {
+	case i < 0 || len(p.Children) == 1:
+		return ""
+	case i == 0:
+		return ", first"
+	default:
+		return ", after " + label(p.Children[i-1])
+	}
 }
 
 // label names a document node in a message: its name and type.

@@ -529,12 +529,12 @@ func TestShapeRemapsForcesAndBreakpoints(t *testing.T) {
 	}
 }
 
-// A move to another parent is described by the parent's label; a node
-// its parent needs alone stays.
+// A move to another parent is described by the parent's label and the
+// place in it; a node its parent needs alone stays.
 func TestShapeMoveInto(t *testing.T) {
 	s, h, tid, _ := editSession(t, Options{})
 	code, ans := shapeEdit(t, h, tid, `{"op": "move", "path": "`+pathNoise+`", "to": "`+pathPatrol+`", "index": 1}`)
-	if code != 200 || ans["undo"].(map[string]any)["last"] != "move Check into patrol" {
+	if code != 200 || ans["undo"].(map[string]any)["last"] != "move Check into patrol, after Set" {
 		t.Fatalf("move: %d %v", code, ans)
 	}
 	code, ans = shapeEdit(t, h, ans["tree"], `{"op": "wrap", "path": "Sentry.children[1].children[3]", "node": {"type": "Inverter"}}`)

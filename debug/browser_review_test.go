@@ -2,6 +2,7 @@ package debug
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -49,4 +50,43 @@ func checkBlackboardFits(t *testing.T, ctx context.Context, base string) {
 		bt.Screenshot(t, ctx, "blackboard-1024.png", artifacts)
 		t.Errorf("the blackboard at 1024 px: %s", problems)
 	}
+}
+
+// checkTreeFilterAcrossEdit filters the agent list by a tree, then edits
+// that tree (moving a node within its parent): the tree gets a new id,
+// and the filter follows it (the list still shows the agent, the menu
+// names the tree) rather than listing no agent under "all trees". The
+// tree chips are buttons (Tab reaches them), in the order of their
+// names, which an edit does not change; the Shape note says where a node
+// moved within its own parent.
+func checkTreeFilterAcrossEdit(t *testing.T, ctx context.Context, base string, s *Session) {
+	id, remove := openNewSentry(t, ctx, base, s, "")
+	defer remove()
+	tid := bt.Eval[int](t, ctx, `S.treeId`)
+	names := `Array.from(document.querySelectorAll('#tree-counts .chip')).map((c) => c.dataset.name).join(',')`
+	bt.Wait(t, ctx, "the chips, buttons in the order of their names", `(() => { const c = Array.from(document.querySelectorAll('#tree-counts .chip'));
+		const n = c.map((b) => b.dataset.name);
+		return c.length >= 3 && c.every((b) => b.tagName === 'BUTTON' && b.getAttribute('aria-pressed') === 'false') && n.join() === n.slice().sort().join(); })()`, 10*time.Second)
+	order := bt.Eval[string](t, ctx, names)
+	bt.Run(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const s = document.querySelector('#filter-tree'); s.value = '%d'; s.dispatchEvent(new Event('change')); })()`, tid), nil))
+	listed := fmt.Sprintf(`document.querySelector('#list-info').textContent.startsWith('1 of ') && !!document.querySelector('#agent-list li[data-id="%d"]')`, id)
+	bt.Wait(t, ctx, "the list filtered by the sentry's tree", listed+fmt.Sprintf(` && document.querySelector('#tree-counts .chip.on[aria-pressed="true"]') !== null && S.list.tree === '%d'`, tid), 10*time.Second)
+
+	// investigate's Wait (its last child) moved first in investigate.
+	wait := bt.Eval[int](t, ctx, `S.tree.nodes.find((n) => n.path === 'Sentry.children[0].children[2]').id`)
+	clickNode(t, ctx, wait)
+	bt.Wait(t, ctx, "the Wait's Shape section", fmt.Sprintf(`S.selected === %d && !!document.querySelector('#btn-shape-moveto')`, wait), 5*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(`(() => { const n = S.tree.nodes[S.selected]; sendShape({ op: 'move', path: n.path, to: S.tree.nodes[n.parent].path, index: 0 }); })()`, nil))
+	bt.Wait(t, ctx, "the tree edited", fmt.Sprintf(`S.treeId !== %d && S.tree.nodes.some((n) => n.path === 'Sentry.children[0].children[0]' && n.type === 'Wait')`, tid), 10*time.Second)
+	bt.Wait(t, ctx, "the Shape note says where the Wait went", shapeNote("Move Wait into investigate, first. Applied to 1 agent"), 10*time.Second)
+	bt.Wait(t, ctx, "the filter following the edited tree", listed+` && S.list.tree === String(S.treeId) &&
+		document.querySelector('#filter-tree').value === String(S.treeId) && document.querySelector('#tree-counts .chip.on') !== null`, 10*time.Second)
+	if got := bt.Eval[string](t, ctx, names); got != order {
+		t.Errorf("the chips after the edit: %s, before: %s", got, order)
+	}
+	// Tab from the tree menu's neighbour reaches a chip.
+	bt.Run(t, ctx, chromedp.Evaluate(`document.querySelector('#filter-status').focus()`, nil), chromedp.KeyEvent("\t"))
+	bt.Wait(t, ctx, "Tab on a chip", `document.activeElement && document.activeElement.classList.contains('chip')`, 5*time.Second)
+	bt.Run(t, ctx, chromedp.Evaluate(`(() => { const s = document.querySelector('#filter-tree'); s.value = ''; s.dispatchEvent(new Event('change')); })()`, nil))
+	bt.Wait(t, ctx, "the filter lifted", `S.list.tree === '' && !document.querySelector('#tree-counts .chip.on')`, 10*time.Second)
 }

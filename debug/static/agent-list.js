@@ -17,6 +17,25 @@ async function loadAgents() {
     return;
   }
   if (S.rec) return; // a recording was opened meanwhile
+  // An edit or a hot reload gives a tree a new id, and a tree filter
+  // asked by the old one would list no agent: it follows the tree to its
+  // new id, the tree of its name new since the last list (or the only
+  // one of its name); else, the tree gone, it is lifted.
+  const seen = S.list.treeIds;
+  S.list.treeIds = new Set(data.trees.map((t) => t.id));
+  if (S.list.tree !== '' && !S.list.treeIds.has(Number(S.list.tree))) {
+    const named = data.trees.filter((t) => t.name === S.list.treeName);
+    const fresh = named.filter((t) => !seen.has(t.id));
+    const to = fresh.length === 1 ? fresh[0] : named.length === 1 ? named[0] : null;
+    S.list.tree = to ? String(to.id) : '';
+    $('#filter-tree').value = S.list.tree;
+    return loadAgents();
+  }
+  // By name: a tree's new id (after an edit) does not move it in the
+  // chips and the menu.
+  data.trees.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+  const shown = data.trees.find((t) => String(t.id) === S.list.tree);
+  S.list.treeName = shown ? shown.name : '';
   renderTreeCounts(data.trees);
   // The list is asked for every 1.5 s: what did not change is left alone,
   // so that an open menu stays open and a click in progress lands.
@@ -24,9 +43,8 @@ async function loadAgents() {
   const opts = data.trees.map((t) => [t.id, treeName(t, data.trees) + ' (' + t.count + ')']);
   const optsKey = JSON.stringify(opts);
   if (sel.dataset.key !== optsKey) {
-    const keep = sel.value;
     sel.replaceChildren(h('option', { value: '', text: 'all trees' }), ...opts.map(([id, text]) => h('option', { value: id, text })));
-    sel.value = keep;
+    sel.value = S.list.tree; // (a filter that followed its tree to a new id: its option is new)
     sel.dataset.key = optsKey;
   }
   S.list.total = data.total;
@@ -163,16 +181,27 @@ function treeName(t, trees) {
   return trees.some((o) => o !== t && o.name === t.name) ? t.name + ' · ' + t.nodes + ' nodes' : t.name;
 }
 
+// renderTreeCounts shows a chip per tree: its name and count of agents,
+// a button that filters the list by the tree (again: lifts the filter).
+// Chips that did not change are left alone, so that the one with the
+// keyboard focus keeps it; a redrawn one gets it back.
 function renderTreeCounts(trees) {
   const box = $('#tree-counts');
-  const chips = trees.map((t) => {
+  const rows = trees.map((t) => {
     const b = t.byStatus || {};
     const detail = ['running', 'success', 'failure', 'idle', 'paused'].filter((k) => b[k]).map((k) => b[k] + ' ' + k).join(', ');
-    return h('span', { class: 'chip' + (String(t.id) === S.list.tree ? ' on' : ''), title: detail,
-      onclick: () => { S.list.tree = String(t.id) === S.list.tree ? '' : String(t.id); $('#filter-tree').value = S.list.tree; loadAgents(); } },
-    treeName(t, trees) + ' ', h('small', { text: String(t.count) }));
+    return { id: String(t.id), name: treeName(t, trees), count: t.count, detail, on: String(t.id) === S.list.tree };
   });
-  box.replaceChildren(...chips);
+  const key = JSON.stringify(rows);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  const focused = document.activeElement && document.activeElement.parentElement === box ? document.activeElement.dataset.name : null;
+  box.replaceChildren(...rows.map((r) => h('button', { type: 'button', class: 'chip' + (r.on ? ' on' : ''), 'aria-pressed': String(r.on),
+    'data-name': r.name, title: (r.detail ? r.detail + ' · ' : '') + (r.on ? 'click: all trees' : 'click: only this tree\'s agents'),
+    onclick: () => { S.list.tree = r.on ? '' : r.id; $('#filter-tree').value = S.list.tree; loadAgents(); } },
+  r.name + ' ', h('small', { text: String(r.count) }))));
+  const again = focused !== null && Array.from(box.children).find((c) => c.dataset.name === focused);
+  if (again) again.focus();
 }
 
 function scheduleList() {

@@ -118,6 +118,7 @@ function openRecording(d, name) {
   $('#list-info').textContent = 'recorded agent · ' + ticks.length + ' ticks';
   $('#more').hidden = true;
   $('#tree-counts').replaceChildren();
+  delete $('#tree-counts').dataset.key; // drawn again when live
   $('#clock').textContent = ticks.length
     ? 'recorded ticks ' + ticks[0].tick + '–' + ticks[ticks.length - 1].tick + ' · t=' + fmtMs(ticks[ticks.length - 1].nowMs)
     : 'no recorded ticks';

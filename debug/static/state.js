@@ -43,7 +43,10 @@ const S = {
   selected: -1,
   view: { x: 0, y: 0, k: 1 },
   lr: false, // the tree is drawn left to right, not top-down (the layout button)
-  list: { q: '', tree: '', status: '', limit: 200, total: 0 }, // total: agents in the session
+  // The agent list's query and filters; total: the agents in the session;
+  // treeName: the name of the tree filtered by, treeIds: the trees of the
+  // last list (a filter follows its tree to a new id: loadAgents).
+  list: { q: '', tree: '', treeName: '', treeIds: new Set(), status: '', limit: 200, total: 0 },
   tab: 'bb',
   statsSort: 'id',
   scrubSeq: 0, // scrubbed back (not live): the record shown, or being fetched to show

@@ -32,7 +32,8 @@ func checkPanelEmpty(t *testing.T, ctx context.Context, base string) {
 // fit the panel (no sideways scroll for a heading a little wider than its
 // column), every heading reads whole, and "empty" (a scope with no
 // values) is a small note in the table, not the centre's big empty state
-// nor a bold key.
+// nor a bold key. The form to set a value shows each field's whole
+// placeholder.
 func checkBlackboardFits(t *testing.T, ctx context.Context, base string) {
 	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/#agent=0"))
 	bt.Wait(t, ctx, "agent 0's blackboard", `document.querySelector('#agent-title').textContent.startsWith('Agent #0 ') &&
@@ -44,6 +45,13 @@ func checkBlackboardFits(t *testing.T, ctx context.Context, base string) {
 		const td = getComputedStyle(document.querySelector('#bb-global td.empty')), row = getComputedStyle(document.querySelector('#bb-agent tbody td.v'));
 		if (td.fontSize !== row.fontSize) out.push('"empty" at ' + td.fontSize + ', the values at ' + row.fontSize);
 		if (Number(td.fontWeight) > 400) out.push('"empty" bold (' + td.fontWeight + ')');
+		const c = document.createElement('canvas').getContext('2d');
+		for (const f of document.querySelectorAll('#bb-form input')) {
+			const cs = getComputedStyle(f);
+			c.font = cs.font;
+			const room = f.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+			if (c.measureText(f.placeholder).width > room) out.push('the placeholder "' + f.placeholder + '" cut (' + Math.round(room) + 'px)');
+		}
 		return out.join('; ');
 	})()`)
 	if problems != "" {

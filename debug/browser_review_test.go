@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/arborbt/arbor"
 	bt "github.com/arborbt/arbor/internal/browsertest"
 )
 
@@ -97,4 +98,29 @@ func checkTreeFilterAcrossEdit(t *testing.T, ctx context.Context, base string, s
 	bt.Wait(t, ctx, "Tab on a chip", `document.activeElement && document.activeElement.classList.contains('chip')`, 5*time.Second)
 	bt.Run(t, ctx, chromedp.Evaluate(`(() => { const s = document.querySelector('#filter-tree'); s.value = ''; s.dispatchEvent(new Event('change')); })()`, nil))
 	bt.Wait(t, ctx, "the filter lifted", `S.list.tree === '' && !document.querySelector('#tree-counts .chip.on')`, 10*time.Second)
+}
+
+// checkOpenedEntryInView opens, from the address (as the world view's
+// links do), an agent far down a long list: its entry is scrolled into
+// the list's view, selected.
+func checkOpenedEntryInView(t *testing.T, ctx context.Context, base string, s *Session) {
+	_, blink := testTrees(t)
+	var ids []int
+	s.Do(func(m *arbor.Manager) {
+		for range 40 {
+			ids = append(ids, m.Add(blink).ID())
+		}
+	})
+	defer s.Do(func(m *arbor.Manager) {
+		for _, id := range ids {
+			m.Remove(m.Agent(id))
+		}
+	})
+	last := ids[len(ids)-1]
+	bt.Run(t, ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(fmt.Sprintf("%s/#agent=%d", base, last)))
+	bt.Wait(t, ctx, "the last agent open, its entry in the list's view", fmt.Sprintf(`(() => {
+		const li = document.querySelector('#agent-list li[data-id="%d"]'), ul = document.querySelector('#agent-list');
+		if (!li || !li.classList.contains('sel') || !document.querySelector('#agent-title').textContent.startsWith('Agent #%d ')) return false;
+		const r = li.getBoundingClientRect(), v = ul.getBoundingClientRect();
+		return ul.scrollHeight > ul.clientHeight && r.top >= v.top && r.bottom <= v.bottom; })()`, last, last), 10*time.Second)
 }

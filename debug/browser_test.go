@@ -165,6 +165,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("ux-panel-empty", func(t *testing.T) { checkPanelEmpty(t, ctx, base) })
 	t.Run("ux-blackboard-fits", func(t *testing.T) { checkBlackboardFits(t, ctx, base) })
 	t.Run("ux-tree-filter-edit", func(t *testing.T) { checkTreeFilterAcrossEdit(t, ctx, base, s) })
+	t.Run("ux-opened-entry-in-view", func(t *testing.T) { checkOpenedEntryInView(t, ctx, base, s) })
 	if errs := thrown(); len(errs) > 0 {
 		t.Errorf("uncaught errors in the page: %q", errs)
 	}

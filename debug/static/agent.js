@@ -2,6 +2,8 @@
 // Events), a hot reload of its tree, and the agent bar.
 'use strict';
 
+// openAgent shows agent id: its tree, its live stream and history, its
+// entry selected (and scrolled to) in the list.
 async function openAgent(id) {
   if (!Number.isInteger(id) || id < 0 || S.rec) return;
   let info;
@@ -31,6 +33,10 @@ async function openAgent(id) {
   newer(info);
   writeHash();
   for (const li of document.querySelectorAll('#agent-list li')) li.classList.toggle('sel', Number(li.dataset.id) === id);
+  // An agent opened from the address (the world view's links) may be far
+  // down the list: its entry comes into view.
+  const entry = document.querySelector('#agent-list li.sel');
+  if (entry) entry.scrollIntoView({ block: 'nearest' });
   $('#empty').hidden = true;
   $('#missing').hidden = true;
   $('#agent-view').hidden = false;

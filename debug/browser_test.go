@@ -162,6 +162,7 @@ func TestBrowserPage(t *testing.T) {
 	t.Run("shape-guard", func(t *testing.T) { checkShapeGuard(t, ctx, base, s) })
 	t.Run("shape-move-to", func(t *testing.T) { checkShapeMoveTo(t, ctx, base, s) })
 	t.Run("shape-drag", func(t *testing.T) { checkShapeDrag(t, ctx, base, s) })
+	t.Run("menu-debug", func(t *testing.T) { checkMenuDebug(t, ctx, base, s) })
 	t.Run("ux-panel-empty", func(t *testing.T) { checkPanelEmpty(t, ctx, base) })
 	t.Run("ux-blackboard-fits", func(t *testing.T) { checkBlackboardFits(t, ctx, base) })
 	t.Run("ux-tree-filter-edit", func(t *testing.T) { checkTreeFilterAcrossEdit(t, ctx, base, s) })

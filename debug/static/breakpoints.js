@@ -110,7 +110,8 @@ function renderBreakpointBox(n) {
   if (!n) return;
   box.replaceChildren(h('h4', { text: 'Break on' }));
   for (const ev of (S.session && S.session.breakEvents) || []) {
-    const cb = h('input', { type: 'checkbox', 'data-event': ev, onchange: () => setBreakpoint(n.id) });
+    const cb = h('input', { type: 'checkbox', 'data-event': ev,
+      onchange: () => setBreakpoint(n.id, Array.from(document.querySelectorAll('#bp-box input:checked')).map((c) => c.dataset.event)) });
     cb.checked = on.has(ev);
     cb.disabled = !ctl || !S.token;
     box.append(h('label', { title: !ctl ? 'needs controls' : !S.token ? NEED_TOKEN : 'Pause the agent at the end of a tick where this node emits ' + ev }, cb, ev));
@@ -120,8 +121,9 @@ function renderBreakpointBox(n) {
     : 'Breakpoints need controls: the program sets debug.Options{Controls: true}.' }));
 }
 
-async function setBreakpoint(id) {
-  const on = Array.from(document.querySelectorAll('#bp-box input:checked')).map((c) => c.dataset.event);
+// setBreakpoint makes node id's breakpoint stop on the event kinds on
+// (none: removes it).
+async function setBreakpoint(id, on) {
   // Shown at once; the answer (or the next update) confirms it.
   const rest = (S.agent.breakpoints || []).filter((b) => b.node !== id);
   S.agent.breakpoints = on.length ? rest.concat([{ node: id, label: label(id), on }]).sort((x, y) => x.node - y.node) : rest;

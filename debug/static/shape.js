@@ -539,10 +539,12 @@ function openShapeMenu(id, x, y) {
   const n = tree.nodes[id];
   if (S.selected !== id) selectNode(id);
   const menu = h('div', { id: 'shape-menu', role: 'menu', 'aria-label': 'Edit the tree at ' + fullLabel(id) });
-  const items = shapeActions(n).concat([undoAction(), redoAction()]);
+  const shape = canEdit() ? shapeActions(n).concat([undoAction(), redoAction()]) : [];
+  const items = shape.concat(debugActions(n));
   for (const a of items) {
-    if (a.op === 'undo') menu.append(h('div', { role: 'separator', class: 'sm-sep' }));
-    const b = h('button', { type: 'button', role: 'menuitem', tabindex: '-1', 'data-op': a.op, title: a.why || a.title }, MENU_TEXT[a.op]);
+    if (a.op === 'undo' || (a.run && a === items[shape.length] && shape.length)) menu.append(h('div', { role: 'separator', class: 'sm-sep' }));
+    const b = h('button', { type: 'button', role: a.run ? 'menuitemcheckbox' : 'menuitem', tabindex: '-1', 'data-op': a.op, title: a.why || a.title }, a.text && a.run ? a.text : MENU_TEXT[a.op]);
+    if (a.run) b.setAttribute('aria-checked', String(!!a.checked));
     if (a.why) b.setAttribute('aria-disabled', 'true');
     b.addEventListener('click', () => {
       if (a.why) return;
@@ -553,6 +555,10 @@ function openShapeMenu(id, x, y) {
         notice('The tree changed while its menu was open: nothing was done.');
         return;
       }
+      if (a.run) {
+        a.run();
+        return;
+      }
       runShape(n, a.op);
       // A form opened from the menu gives the focus back to the tree.
       if (S.shapeForm) S.shapeForm.fromMenu = true;
@@ -560,7 +566,7 @@ function openShapeMenu(id, x, y) {
     menu.append(b);
   }
   menu.addEventListener('keydown', (e) => {
-    const all = [...menu.querySelectorAll('[role="menuitem"]')];
+    const all = [...menu.querySelectorAll('[role^="menuitem"]')];
     const at = all.indexOf(document.activeElement);
     let next = -1;
     switch (e.key) {
@@ -585,7 +591,30 @@ function openShapeMenu(id, x, y) {
   menu.style.left = Math.max(4, Math.min(x, window.innerWidth - r.width - 4)) + 'px';
   menu.style.top = Math.max(4, Math.min(y, window.innerHeight - r.height - 4)) + 'px';
   const first = items.findIndex((a) => !a.why);
-  menu.querySelectorAll('[role="menuitem"]')[Math.max(0, first)].focus();
+  menu.querySelectorAll('[role^="menuitem"]')[Math.max(0, first)].focus();
+}
+
+// debugActions lists the context menu's debugging items for node n, with
+// controls on a live agent: break on its start, force its result (each
+// checked when so; choosing a checked one undoes it). Each has run, the
+// request it makes; the Node tab has the other breakpoint kinds.
+function debugActions(n) {
+  if (!canControl() || !S.agent) return [];
+  const why = S.token ? '' : NEED_TOKEN;
+  const me = fullLabel(n.id);
+  const on = breakpointsOf(n.id);
+  const starts = on.includes('start');
+  const forced = forcedOf(n.id);
+  const items = [{ op: 'break-start', text: 'Break on start', checked: starts, why,
+    title: starts ? 'Stop pausing the agent when ' + me + ' starts' : 'Pause the agent at the end of a tick in which ' + me + ' starts (the Node tab has the other events)',
+    run: () => setBreakpoint(n.id, starts ? on.filter((e) => e !== 'start') : on.concat(['start'])) }];
+  const noRun = n.inGuard || n.condition;
+  for (const st of noRun ? ['success', 'failure'] : ['success', 'failure', 'running']) {
+    items.push({ op: 'force-' + st, text: 'Force ' + st, checked: forced === st, why,
+      title: forced === st ? 'Lift the force: ' + me + ' runs as usual' : 'Do not run ' + me + ': ticked, it returns ' + st,
+      run: () => setForce(n.id, forced === st ? 'none' : st) });
+  }
+  return items;
 }
 
 // closeShapeMenu closes the context menu; back: the tree gets the focus.
@@ -605,9 +634,9 @@ function setupShape() {
     if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) fromKey = performance.now();
   });
   // A right click on a node (or the context menu key) opens its menu,
-  // when the page may edit.
+  // when the page may edit or control the agent.
   svg.addEventListener('contextmenu', (e) => {
-    if (!canEdit() || !S.tree) return;
+    if (!(canEdit() || (canControl() && S.agent)) || !S.tree) return;
     const key = performance.now() - fromKey < 1000;
     fromKey = -Infinity;
     // The node clicked is the event's target (the point is where the menu

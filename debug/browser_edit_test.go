@@ -73,21 +73,27 @@ func checkEdit(t *testing.T, ctx context.Context, base string, s *Session) {
 	bt.Run(t, ctx, chromedp.Click("#btn-apply", chromedp.ByID))
 	bt.Wait(t, ctx, "nothing to apply, as a note", `(() => { const e = document.querySelector('#ef-form-err');
 		return !e.hidden && e.textContent.startsWith('Nothing to apply') && e.classList.contains('ef-info'); })()`, 5*time.Second)
-	bt.Run(t, ctx, chromedp.SetValue(op, "bogus", chromedp.ByQuery), chromedp.Click("#btn-apply", chromedp.ByID))
-	bt.Wait(t, ctx, "the compiler's message under op", `(() => {
-		const e = document.querySelector('#edit-form .ef-row[data-field="op"] .ef-err');
-		return e && !e.hidden && e.textContent.startsWith('Not applied: unknown operator "bogus"') && document.querySelector('#ef-form-err').hidden &&
-			document.querySelector('#edit-form [data-param="op"]').getAttribute('aria-invalid') === 'true' &&
-			document.activeElement === document.querySelector('#edit-form [data-param="op"]');
+	// The operator is picked from a list of Check's operators.
+	if got := bt.Eval[string](t, ctx, `(() => { const s = document.querySelector('#edit-form [data-param="op"]');
+		return s.tagName + ' ' + s.value + ' ' + [...s.options].map((o) => o.value).join(' '); })()`); got != "SELECT missing == != < <= > >= exists missing" {
+		t.Errorf("the op field: %q", got)
+	}
+	key := `#edit-form [data-param="key"]`
+	bt.Run(t, ctx, chromedp.SetValue(key, "", chromedp.ByQuery), chromedp.Click("#btn-apply", chromedp.ByID))
+	bt.Wait(t, ctx, "the compiler's message under key", `(() => {
+		const e = document.querySelector('#edit-form .ef-row[data-field="key"] .ef-err');
+		return e && !e.hidden && e.textContent.startsWith('Not applied: empty key name') && document.querySelector('#ef-form-err').hidden &&
+			document.querySelector('#edit-form [data-param="key"]').getAttribute('aria-invalid') === 'true' &&
+			document.activeElement === document.querySelector('#edit-form [data-param="key"]');
 	})()`, 5*time.Second)
 	if now := bt.Eval[int](t, ctx, `S.treeId`); now != tree {
 		t.Errorf("a refused edit changed the tree: %d, was %d", now, tree)
 	}
 	// The form stays through live updates; Esc closes it.
 	bt.Wait(t, ctx, "a tick later, the form as it was", fmt.Sprintf(`Number((/tick (\d+)/.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1]) > %d &&
-		document.querySelector('#edit-form [data-param="op"]').value === 'bogus'`,
+		document.querySelector('#edit-form [data-param="key"]').value === ''`,
 		bt.Eval[int](t, ctx, `Number((/tick (\d+)/.exec(document.querySelector('#tl-label').textContent) || [0, 0])[1])`)), 5*time.Second)
-	bt.Run(t, ctx, chromedp.SendKeys(op, kb.Escape, chromedp.ByQuery))
+	bt.Run(t, ctx, chromedp.SendKeys(key, kb.Escape, chromedp.ByQuery))
 	bt.Wait(t, ctx, "Esc: closed, Edit focused", `!document.querySelector('#edit-form') && document.activeElement === document.querySelector('#btn-edit') &&
 		document.querySelector('#node-params pre').textContent.includes('"missing"')`, 5*time.Second)
 	s.Do(func(m *arbor.Manager) {

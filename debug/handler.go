@@ -263,10 +263,15 @@ type sessionInfo struct {
 	Watched  []int      `json:"watched"`
 	// BreakEvents are the event kinds a breakpoint can stop on.
 	BreakEvents []string `json:"breakEvents"`
+	// CheckOps are Check's operators, offered as a list in the edit forms.
+	CheckOps []string `json:"checkOps"`
 	// Recording is set when the page shows a recording (arbor replay)
 	// rather than a live manager.
 	Recording *recordingInfo `json:"recording,omitempty"`
 }
+
+// checkOps are Check's operators as files write them.
+var checkOps = arbor.OpNames()
 
 type treeInfo struct {
 	ID       int            `json:"id"`
@@ -280,7 +285,7 @@ type treeInfo struct {
 func (s *Session) summaryLocked() sessionInfo {
 	info := sessionInfo{Session: s.id, Title: s.opts.Title, Controls: s.opts.Controls, Edit: s.canEdit(), History: s.opts.History, MaxRate: s.opts.MaxRate,
 		Links: s.opts.Links, Tick: s.tick, Now: durMs(s.now), Rate: s.rate, Agents: s.m.Len(), Watched: []int{},
-		BreakEvents: breakEvents}
+		BreakEvents: breakEvents, CheckOps: checkOps}
 	if info.Links == nil {
 		info.Links = []Link{}
 	}

@@ -172,6 +172,8 @@ function editForm(n) {
     if (kind === 'bool') {
       field = h('input', { type: 'checkbox' });
       field.checked = v;
+    } else if (n.type === 'Check' && k === 'op' && kind === 'string') {
+      field = opSelect(v);
     } else if (kind === 'json') {
       // As high as its text (style.css: field-sizing), up to a few lines.
       field = h('textarea', { rows: String(Math.min(6, Math.max(1, Math.ceil(JSON.stringify(v).length / 30)))), spellcheck: 'false' });
@@ -193,7 +195,7 @@ function editForm(n) {
     form.append(h('p', { class: 'ef-section', text: more.length ? 'Left out, at their defaults: fill one in to set it.' : n.type + ' takes parameters of any name: add one.' }));
   }
   for (const p of more) {
-    const field = addedField(p);
+    const field = addedField(p, n.type);
     form.append(row(p.name, field, field.title));
   }
   if (t && t.anyParams) form.append(newParamRow());
@@ -267,9 +269,10 @@ function removeButton(k, info, field) {
   return b;
 }
 
-// addedField is the field of parameter p that the node leaves out: empty,
-// its placeholder the default; its kind (p.kind) says how its text is read.
-function addedField(p) {
+// addedField is the field of parameter p that a node of type type leaves
+// out: empty, its placeholder the default; its kind (p.kind) says how its
+// text is read. Check's op is a list of the operators.
+function addedField(p, type) {
   const dflt = p.required ? 'required' : p.default === undefined ? 'not set' : 'default ' + JSON.stringify(p.default);
   const ref = p.ref ? ', or a {key} of the blackboard' : '';
   let field;
@@ -277,6 +280,9 @@ function addedField(p) {
   if (p.kind === 'bool') {
     field = h('select', {}, h('option', { value: '', text: dflt }), h('option', { value: 'true', text: 'true' }), h('option', { value: 'false', text: 'false' }));
     hint = 'true or false; ' + dflt + ': leave it out';
+  } else if (type === 'Check' && p.name === 'op') {
+    field = opSelect('');
+    hint = 'The comparison of the key\'s value with value (exists and missing take none)';
   } else if (p.kind === 'list') {
     field = h('textarea', { rows: '1', spellcheck: 'false', placeholder: dflt });
     hint = 'A JSON list, such as [1, 2]; empty: leave it out';
@@ -291,6 +297,17 @@ function addedField(p) {
   field.dataset.added = '';
   field.title = hint;
   return field;
+}
+
+// opSelect is the list of Check's operators (the session's checkOps),
+// v picked ('': none yet).
+function opSelect(v) {
+  const ops = ((S.session && S.session.checkOps) || []).slice();
+  if (v && !ops.includes(v)) ops.push(v);
+  const sel = h('select', {}, ...ops.map((o) => h('option', { value: o, text: o })));
+  if (!v) sel.prepend(h('option', { value: '', text: 'required: pick one' }));
+  sel.value = v;
+  return sel;
 }
 
 // newParamRow is the row adding a parameter of any name (a type that

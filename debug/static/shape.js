@@ -242,7 +242,7 @@ function shapeForm(n, op) {
     const ps = t ? (t.params || []).slice().sort((a, b) => Number(!!b.required) - Number(!!a.required)) : [];
     let seq = 0;
     const rows = ps.map((p) => {
-      const field = addedField(p);
+      const field = addedField(p, sel.value);
       field.id = 'sf-p' + seq++;
       if (p.required) field.setAttribute('aria-required', 'true');
       return row(p.name, field, field.title);
